@@ -1,0 +1,1 @@
+"""Turning inputs into labelled rows: sources, marks, extraction, filters, splits."""

@@ -1,0 +1,79 @@
+"""Alternations: one printed example that stands for several sentences.
+
+Linguists print ``Betsy buttered (*at) the toast`` for two examples: without the
+parenthesis (the example's own judgment) and with it (starred). ``(X/*Y)`` offers
+alternatives, each with an optional mark of its own. A plain parenthesis ``(X)`` is text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from corpus.marks import split_leading_mark
+from corpus.normalize import tidy_after_edit
+
+# Innermost parentheses only: nested alternations are expanded from the inside out.
+_PAREN = re.compile(r"\(([^()]*)\)")
+MAX_VARIANTS = 64
+
+
+@dataclass(frozen=True)
+class Variant:
+    text: str
+    mark: str  # the mark this variant carries; "" means the example's own mark applies
+    index: int
+
+
+def _alternatives(content: str) -> list[tuple[str, str]] | None:
+    """``'*at'`` -> [('', ''), ('*', 'at')]; ``'X/*Y'`` -> [('', 'X'), ('*', 'Y')]."""
+    stripped = content.strip()
+    if "/" in stripped:
+        options = [split_leading_mark(part) for part in stripped.split("/")]
+        return [(mark, text) for mark, text in options]
+    mark, text = split_leading_mark(stripped)
+    if not mark:
+        return None  # a plain parenthesis: ordinary text
+    return [("", ""), (mark, text)]
+
+
+def is_alternation(content: str) -> bool:
+    return _alternatives(content) is not None
+
+
+def expand(sentence: str) -> list[Variant] | None:
+    """All variants of ``sentence``, or None when it holds no alternation.
+
+    With several alternations the variants are their product; a variant takes the mark of
+    the first marked alternative it uses, else the example's own mark.
+    """
+    spans: list[tuple[int, int, list[tuple[str, str]]]] = []
+    for match in _PAREN.finditer(sentence):
+        options = _alternatives(match.group(1))
+        if options is not None:
+            spans.append((match.start(), match.end(), options))
+    if not spans:
+        return None
+    combos = list(itertools.islice(itertools.product(*(s[2] for s in spans)), MAX_VARIANTS))
+    variants: list[Variant] = []
+    for index, combo in enumerate(combos):
+        pieces: list[str] = []
+        cursor = 0
+        mark = ""
+        for (start, end, _), (alt_mark, alt_text) in zip(spans, combo, strict=True):
+            pieces.append(sentence[cursor:start])
+            pieces.append(f" {alt_text} " if alt_text else " ")
+            cursor = end
+            if alt_mark and not mark:
+                mark = alt_mark
+        pieces.append(sentence[cursor:])
+        text = tidy_after_edit("".join(pieces))
+        # Nested alternations: the inner parenthesis was expanded; expand what it revealed.
+        inner = expand(text)
+        if inner is None:
+            variants.append(Variant(text, mark, index))
+        else:
+            for sub in inner:
+                variants.append(Variant(sub.text, mark or sub.mark, len(variants)))
+    return variants[:MAX_VARIANTS]

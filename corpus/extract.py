@@ -1,0 +1,258 @@
+"""The extract stage: sources -> labelled, de-duplicated in-domain rows.
+
+Every example read ends up either in the output or in the rejected file with a reason, and
+the report's counts add up (``rows_read == kept + rejected``; alternation variants count
+as rows).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from corpus import schema
+from corpus.alternations import expand
+from corpus.marks import ACCEPTABLE, EXCLUDE, MarkMap, split_leading_mark
+from corpus.normalize import normalize_text
+from corpus.sources import RawExample, read_source, source_files
+from rucola.errors import RucolaError
+from rucola.io import stable_hash, write_json, write_parquet
+
+
+@dataclass
+class _Collector:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    lines_read: int = 0
+    variants_added: int = 0
+
+    def reject(
+        self,
+        example: RawExample,
+        reason: str,
+        sentence: str | None = None,
+        detail: str | None = None,
+    ) -> None:
+        self.rejected.append(
+            {
+                "origin": example.origin,
+                "raw": example.raw,
+                "reason": reason,
+                "sentence": sentence,
+                "detailed_source": example.source,
+                "detail": detail,
+            }
+        )
+
+
+def _where(origin: str) -> tuple[str, int | None]:
+    path, _, line = origin.rpartition(":")
+    return (path, int(line)) if line.isdigit() else (origin, None)
+
+
+class Extractor:
+    """Interprets marks, expands alternations and validates categories for one run."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = params
+        try:
+            self.marks = MarkMap.from_params(params["marks"])
+        except ValueError as exc:
+            raise RucolaError(str(exc), "params.yaml") from None
+        self.unknown_mark = params["unknown_mark"]
+        self.require_error_type = bool(params["require_error_type"])
+        self.expand_alternations = bool(params["expand_alternations"])
+        self.error_types = {t.lower(): t for t in params["error_types"]}
+
+    def _error_type(self, example: RawExample) -> str | None:
+        if example.error_type is None:
+            return None
+        allowed = dict(self.error_types)
+        if example.domain == schema.OUT_OF_DOMAIN:
+            allowed["hallucination"] = "Hallucination"
+        canonical = allowed.get(example.error_type.strip().lower())
+        if canonical is None:
+            raise RucolaError(
+                f"invalid error_type '{example.error_type}'",
+                *_where(example.origin),
+                hint=f"use one of {', '.join(sorted(allowed.values()))}",
+            )
+        return canonical
+
+    def _verdict(self, example: RawExample, mark: str) -> str | None:
+        verdict = self.marks.verdict(mark)
+        if verdict is None and self.unknown_mark != "reject":
+            raise RucolaError(
+                f"unknown judgment mark '{mark}'",
+                *_where(example.origin),
+                hint="add it to extract.marks, or set extract.unknown_mark: reject",
+            )
+        return verdict
+
+    def add(self, example: RawExample, out: _Collector) -> None:
+        out.lines_read += 1
+        if example.mark is None:
+            mark, text = split_leading_mark(example.text)
+        else:
+            mark, text = example.mark.strip(), example.text
+        text = normalize_text(text)
+        if not text:
+            out.reject(example, "empty")
+            return
+        error_type = self._error_type(example)
+        variants = None
+        if example.expand and self.expand_alternations:
+            variants = expand(text)
+        pairs = [(text, "")] if variants is None else [(v.text, v.mark) for v in variants]
+        out.variants_added += len(pairs) - 1
+        group = "g" + stable_hash(example.origin)
+        for sentence, own_mark in pairs:
+            variant_mark = own_mark or mark
+            if example.label is not None:
+                label = example.label
+            else:
+                verdict = self._verdict(example, variant_mark)
+                if verdict is None:
+                    out.reject(example, "unknown_mark", sentence, variant_mark)
+                    continue
+                if verdict == EXCLUDE:
+                    out.reject(example, "excluded_mark", sentence, variant_mark)
+                    continue
+                label = schema.ACCEPTABLE if verdict == ACCEPTABLE else schema.UNACCEPTABLE
+            if not sentence:
+                out.reject(example, "empty")
+                continue
+            if label == schema.UNACCEPTABLE and error_type is None and self.require_error_type:
+                raise RucolaError(
+                    "unacceptable example without error_type",
+                    *_where(example.origin),
+                    hint="give error_type (Morphology, Syntax, Semantics) or "
+                    "set extract.require_error_type: false",
+                )
+            out.rows.append(
+                {
+                    "sentence": sentence,
+                    "label": label,
+                    "error_type": error_type if label == schema.UNACCEPTABLE else None,
+                    "domain": example.domain,
+                    "detailed_source": example.source,
+                    "mark": variant_mark,
+                    "group": group,
+                    "origin": example.origin,
+                    "provenance": json.dumps(
+                        example.provenance, ensure_ascii=False, sort_keys=True
+                    ),
+                    "_raw": example.raw,
+                }
+            )
+
+
+def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
+    """Keep the first of identical rows; set aside every row of a conflicting sentence."""
+    by_sentence: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in collector.rows:
+        by_sentence[row["sentence"]].append(row)
+    kept: list[dict[str, Any]] = []
+    for row in collector.rows:
+        same = by_sentence[row["sentence"]]
+        labels = {r["label"] for r in same}
+        if len(labels) > 1:
+            if on_conflict == "error":
+                origins = ", ".join(r["origin"] for r in same)
+                raise RucolaError(
+                    f"'{row['sentence']}' has conflicting labels at {origins}",
+                    *_where(same[0]["origin"]),
+                    hint="fix one of them, or set extract.on_conflict: reject",
+                )
+            others = ", ".join(r["origin"] for r in same if r is not row)
+            collector.rejected.append(_rejected(row, "conflicting_labels", others))
+        elif row is not same[0]:
+            collector.rejected.append(_rejected(row, "duplicate", same[0]["origin"]))
+        else:
+            kept.append(row)
+    return kept
+
+
+def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str, Any]:
+    return {
+        "origin": row["origin"],
+        "raw": row["_raw"],
+        "reason": reason,
+        "sentence": row["sentence"],
+        "detailed_source": row["detailed_source"],
+        "detail": detail,
+    }
+
+
+def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Per source: sentences, share acceptable, share of each violation category.
+
+    These are the columns of the RuCoLA paper's Table 2 and Figure 1.
+    """
+    stats: dict[str, dict[str, Any]] = {}
+    for source, rows in frame.groupby("detailed_source", sort=True):
+        unacceptable = rows[rows["label"] == schema.UNACCEPTABLE]
+        categories = unacceptable["error_type"].value_counts()
+        stats[str(source)] = {
+            "sentences": int(len(rows)),
+            "acceptable_share": round(float((rows["label"] == schema.ACCEPTABLE).mean()), 4),
+            "error_type_shares": {
+                str(k): round(float(v) / len(unacceptable), 4)
+                for k, v in sorted(categories.items())
+            },
+        }
+    return stats
+
+
+def extract(
+    sources: list[dict[str, Any]],
+    params: dict[str, Any],
+    out: str | Path,
+    rejected: str | Path,
+    report: str | Path,
+) -> dict[str, Any]:
+    """Run the stage; returns the report that was written."""
+    if not sources:
+        raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
+    extractor = Extractor(params)
+    collector = _Collector()
+    files_read: list[str] = []
+    for source in sources:
+        path = Path(source["path"])
+        for file in source_files(path):
+            files_read.append(str(file))
+            for example in read_source(file, source.get("type"), source, params["encoding"]):
+                extractor.add(example, collector)
+    kept = _deduplicate(collector, params["on_conflict"])
+    frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
+    frame = frame.drop(columns="_raw").astype({"label": "int64"})
+    rejected_frame = pd.DataFrame(
+        collector.rejected, columns=[f.name for f in schema.REJECTED_SCHEMA]
+    )
+    reasons = Counter(rejected_frame["reason"])
+    rows_read = collector.lines_read + collector.variants_added
+    summary = {
+        "files": files_read,
+        "lines_read": collector.lines_read,
+        "variants_added": collector.variants_added,
+        "rows_read": rows_read,
+        "kept": int(len(frame)),
+        "rejected": int(len(rejected_frame)),
+        "rejected_by_reason": dict(sorted(reasons.items())),
+        "acceptable_share": round(float((frame["label"] == 1).mean()), 4) if len(frame) else None,
+        "per_source": source_statistics(frame),
+    }
+    if rows_read != summary["kept"] + summary["rejected"]:  # a bug, not a user error
+        raise AssertionError(
+            f"extract lost rows: {rows_read} read, {summary['kept']} kept, "
+            f"{summary['rejected']} rejected"
+        )
+    write_parquet(frame, out, schema.BASE_SCHEMA)
+    write_parquet(rejected_frame, rejected, schema.REJECTED_SCHEMA)
+    write_json(summary, report)
+    return summary

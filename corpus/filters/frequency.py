@@ -1,0 +1,42 @@
+"""Share of high-frequency words: the RuCoLA paper keeps sentences whose share of words
+with lemma frequency above 1 ipm is greater than 0.6, so that annotators judge grammar,
+not rare vocabulary."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from corpus.filters.base import FilterRule
+
+
+def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.ndarray:
+    """Per sentence, the share of words whose lemma ipm exceeds ``min_ipm`` (0 if no words)."""
+    if isinstance(word_ipm, pa.ChunkedArray):
+        word_ipm = word_ipm.combine_chunks()
+    lengths = pc.list_value_length(word_ipm).fill_null(0).to_numpy(zero_copy_only=False)
+    flat = pc.list_flatten(word_ipm).to_numpy(zero_copy_only=False)
+    hits = (flat > min_ipm).astype(np.int64)
+    owners = np.repeat(np.arange(len(lengths)), lengths)
+    high = np.bincount(owners, weights=hits, minlength=len(lengths))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(lengths > 0, high / np.maximum(lengths, 1), 0.0)
+    return share.astype(np.float64)
+
+
+class HighFrequencyShareRule(FilterRule):
+    name = "high_freq_share"
+
+    def __init__(self, min_share: float) -> None:
+        self.min_share = min_share
+
+    def reasons(self, batch: pd.DataFrame) -> np.ndarray:
+        share = batch["high_freq_share"].to_numpy()
+        out = np.full(len(batch), None, dtype=object)
+        out[~(share > self.min_share)] = "low_frequency_words"
+        return out
+
+    def params(self) -> dict[str, object]:
+        return {"min_high_freq_share": self.min_share}

@@ -1,0 +1,27 @@
+"""Sentence length in razdel tokens (RuCoLA keeps 4 to 30)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from corpus.filters.base import FilterRule
+
+
+class TokenCountRule(FilterRule):
+    name = "token_count"
+
+    def __init__(self, min_tokens: int, max_tokens: int) -> None:
+        if min_tokens > max_tokens:
+            raise ValueError(f"filter.min_tokens ({min_tokens}) > filter.max_tokens ({max_tokens})")
+        self.min_tokens, self.max_tokens = min_tokens, max_tokens
+
+    def reasons(self, batch: pd.DataFrame) -> np.ndarray:
+        n = batch["n_tokens"].to_numpy()
+        out = np.full(len(batch), None, dtype=object)
+        out[n < self.min_tokens] = "too_few_tokens"
+        out[n > self.max_tokens] = "too_many_tokens"
+        return out
+
+    def params(self) -> dict[str, object]:
+        return {"min_tokens": self.min_tokens, "max_tokens": self.max_tokens}

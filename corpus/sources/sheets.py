@@ -1,0 +1,70 @@
+"""Judgment sheets: TSV or CSV with a header (contract §3.1)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from corpus.sources import RawExample
+from corpus.sources.text import read_text
+from rucola.errors import RucolaError
+
+_KNOWN = {"sentence", "mark", "error_type", "source"}
+
+
+def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[RawExample]:
+    text = read_text(path, encoding)
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise RucolaError(
+            "empty file: a header row with a 'sentence' column is expected", path, 1
+        ) from None
+    except csv.Error as exc:
+        raise RucolaError(f"cannot parse the header: {exc}", path, 1) from None
+    if "sentence" not in header:
+        raise RucolaError(
+            f"no 'sentence' column (columns: {', '.join(header)})",
+            path,
+            1,
+            hint="the header row must name a 'sentence' column",
+        )
+    default_source = options.get("source") or path.stem
+    domain = options.get("domain") or "in_domain"
+    line = reader.line_num
+    while True:
+        start = line + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise RucolaError(f"cannot parse the row: {exc}", path, start) from None
+        line = reader.line_num
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise RucolaError(
+                f"{len(row)} fields where the header has {len(header)}",
+                path,
+                start,
+                hint="quote fields that hold the delimiter",
+            )
+        record = dict(zip(header, row, strict=True))
+        has_mark_column = "mark" in record
+        error_type = (record.get("error_type") or "").strip() or None
+        yield RawExample(
+            origin=f"{path}:{start}",
+            raw=delimiter.join(row),
+            text=record["sentence"],
+            mark=record["mark"].strip() if has_mark_column and record["mark"].strip() else None,
+            error_type=error_type,
+            source=(record.get("source") or "").strip() or default_source,
+            domain=domain,
+            provenance={k: v for k, v in record.items() if k not in _KNOWN and v != ""},
+        )

@@ -1,0 +1,3 @@
+"""RuCoLA corpus tool: command line and shared helpers."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from rucola.cli import main
+
+main()

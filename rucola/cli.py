@@ -1,0 +1,170 @@
+"""The ``rucola`` command: parse options, read params, call one stage, report.
+
+Known problems (``RucolaError``) become one line on stderr and exit 1; ``--debug`` shows
+the traceback instead. Usage errors exit 2 (Typer's default).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from rucola.errors import RucolaError
+from rucola.params import load_params
+
+app = typer.Typer(
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Build, check and release corpora of acceptability judgments.",
+)
+release_app = typer.Typer(no_args_is_help=True, help="Build and publish releases.")
+app.add_typer(release_app, name="release")
+
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False)
+_state = {"debug": False}
+
+F = TypeVar("F", bound=Callable[..., Any])
+ParamsOption = Annotated[Path, typer.Option("--params", help="params file to read")]
+
+
+def handles_errors(func: F) -> F:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RucolaError as exc:
+            if _state["debug"]:
+                raise
+            err.print(f"[bold red]error:[/] {exc.format()}", soft_wrap=True)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _progress() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+@app.callback()
+def _main(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks")] = False) -> None:
+    _state["debug"] = debug
+
+
+@app.command()
+@handles_errors
+def extract(
+    sources: Annotated[
+        list[Path] | None,
+        typer.Option("--sources", help="file or folder (repeatable); default: extract.sources"),
+    ] = None,
+    out_path: Annotated[Path | None, typer.Option("--out", help="output parquet")] = None,
+    rejected: Annotated[Path | None, typer.Option("--rejected", help="rejected rows")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="report JSON")] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Extract labelled in-domain sentences from judgment sheets, lists and RuCoLA CSVs."""
+    from corpus.extract import extract as run
+
+    params = load_params(params_file)["extract"]
+    entries = [{"path": str(p), "type": None} for p in sources] if sources else params["sources"]
+    summary = run(
+        entries,
+        params,
+        out_path or params["out"],
+        rejected or params["rejected"],
+        report or params["report"],
+    )
+    out.print(
+        f"extract: {summary['rows_read']} read, {summary['kept']} kept, "
+        f"{summary['rejected']} set aside {summary['rejected_by_reason']}"
+    )
+
+
+@app.command()
+@handles_errors
+def measure(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Compute attributes once per sentence: token count and word lemma frequencies."""
+    from corpus.measure import measure as run
+
+    params = load_params(params_file)
+    summary = run(
+        params["measure"]["input"],
+        params["measure"]["out"],
+        params["filter"]["frequency"],
+        progress=_progress(),
+    )
+    out.print(
+        f"measure: {summary['rows']} sentences ({summary['frequency_source']} "
+        f"frequencies, {summary['distinct_words']} distinct words)"
+    )
+
+
+@app.command(name="filter")
+@handles_errors
+def filter_(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Apply the length and word-frequency thresholds to the measured sentences."""
+    from corpus.filters.stage import run_filter
+
+    report = run_filter(load_params(params_file)["filter"])
+    out.print(
+        f"filter: {report['read']} read, {report['kept']} kept, "
+        f"{report['rejected']} set aside {report['rejected_by_reason']}"
+    )
+
+
+@app.command()
+@handles_errors
+def split(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Stratified, group-aware train/validation/test split with deterministic ids."""
+    from corpus.split import run_split
+
+    report = run_split(load_params(params_file)["split"])
+    for domain, info in report["domains"].items():
+        sizes = ", ".join(f"{s} {v['rows']}" for s, v in info["splits"].items())
+        out.print(f"split: {domain}: {sizes}")
+
+
+@app.command()
+@handles_errors
+def validate(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Run the Great Expectations suite over the split data (exit 1 on failure)."""
+    from validation.run import validate_split
+
+    params = load_params(params_file)
+    section = params["validate"]
+    result = validate_split(section["input"], params, section["report"], section["docs"])
+    if not result.success:
+        err.print(f"[bold red]validation failed[/] ({section['report']}):", soft_wrap=True)
+        err.print(result.summary(), soft_wrap=True, markup=False)
+        raise typer.Exit(1)
+    out.print(f"validate: all expectations met ({section['report']})")
+
+
+@release_app.command("build")
+@handles_errors
+def release_build(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Build the Hugging Face dataset folder and its card from validated data."""
+    from release.build import build_release
+
+    params = load_params(params_file)
+    section = params["release"]
+    counts = build_release(
+        section["input"], section["validation"], params, section["out"], section["private"]
+    )
+    out.print(f"release: {section['out']} {counts}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Reading ``params.yaml``: the file DVC tracks, merged over the defaults below.
+
+Defaults live in code so that a params file only needs what it changes; a key that is not
+known here is an error, because a typo in a threshold would otherwise be ignored silently.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rucola.errors import RucolaError
+
+DEFAULT_MARKS: dict[str, str] = {
+    "": "acceptable",
+    "*": "unacceptable",
+    "*?": "unacceptable",
+    "?*": "unacceptable",
+    "??": "unacceptable",
+    "**": "unacceptable",
+    "?": "exclude",
+    "#": "exclude",
+    "%": "exclude",
+}
+
+DEFAULTS: dict[str, Any] = {
+    "extract": {
+        "sources": [{"path": "data/sample/in_domain", "type": None}],
+        "out": "data/interim/in_domain.parquet",
+        "rejected": "data/interim/rejected/extract.parquet",
+        "report": "reports/extract.json",
+        "marks": DEFAULT_MARKS,
+        "unknown_mark": "error",
+        "on_conflict": "reject",
+        "expand_alternations": True,
+        "require_error_type": True,
+        "error_types": ["Morphology", "Syntax", "Semantics"],
+        "encoding": "utf-8",
+    },
+    "measure": {
+        "input": "data/interim/in_domain.parquet",
+        "out": "data/interim/measured.parquet",
+    },
+    "filter": {
+        "input": "data/interim/measured.parquet",
+        "out": "data/interim/filtered.parquet",
+        "rejected": "data/interim/rejected/filter.parquet",
+        "report": "reports/filter.json",
+        "plot": "reports/plots/token_lengths.csv",
+        "plot_png": "reports/plots/token_lengths.png",
+        "min_tokens": 4,
+        "max_tokens": 30,
+        "min_ipm": 1.0,
+        "min_high_freq_share": 0.6,
+        "frequency": {"source": "wordfreq", "path": None},
+    },
+    "split": {
+        "input": "data/interim/filtered.parquet",
+        "out": "data/interim/split.parquet",
+        "report": "reports/split.json",
+        "seed": 42,
+        "ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]},
+    },
+    "validate": {
+        "input": "data/interim/split.parquet",
+        "report": "reports/validation.json",
+        "docs": "reports/validation_docs",
+        "max_split_deviation": 0.02,
+        "max_acceptable_share_deviation": 0.03,
+        "error_types": ["Morphology", "Syntax", "Semantics", "Hallucination"],
+    },
+    "release": {
+        "input": "data/interim/split.parquet",
+        "validation": "reports/validation.json",
+        "out": "data/release/rucola",
+        "private": "data/release/private",
+        "pretty_name": "RuCoLA: Russian Corpus of Linguistic Acceptability",
+        "license": "apache-2.0",
+    },
+}
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any], where: str, path: Path) -> None:
+    for key, value in override.items():
+        if key not in base:
+            raise RucolaError(
+                f"unknown parameter '{where}{key}'",
+                path,
+                hint="check the spelling against the README's params table",
+            )
+        if isinstance(base[key], dict) and isinstance(value, dict) and key != "marks":
+            _merge(base[key], value, f"{where}{key}.", path)
+        else:
+            base[key] = value
+
+
+def load_params(path: str | Path = "params.yaml") -> dict[str, Any]:
+    """Defaults overlaid with ``path`` (missing file: defaults alone)."""
+    params = copy.deepcopy(DEFAULTS)
+    path = Path(path)
+    if not path.exists():
+        return params
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        raise RucolaError(
+            f"not valid YAML: {exc}", path, None if line is None else line + 1
+        ) from exc
+    if not isinstance(data, dict):
+        raise RucolaError("expected a mapping of stage sections", path)
+    # Sections for later stages (generate, annotate, ...) are tolerated and passed through.
+    known = {k: v for k, v in data.items() if k in params}
+    _merge(params, known, "", path)
+    for key, value in data.items():
+        if key not in params:
+            params[key] = value
+    return params

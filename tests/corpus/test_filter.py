@@ -1,0 +1,134 @@
+"""Measure once, filter by thresholds: rules, shares and the stage's side file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from corpus.filters.base import apply_rules
+from corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
+from corpus.filters.length import TokenCountRule
+from corpus.filters.stage import run_filter
+from corpus.frequency import RncFrequencies
+from corpus.measure import SentenceMeter, measure
+from rucola.errors import RucolaError
+from rucola.io import write_parquet
+from rucola.params import DEFAULTS
+
+RNC = (
+    "Lemma\tPoS\tFreq(ipm)\tR\tD\tDoc\nмальчик\ts\t300.0\t1\t1\t1\nчитать\tv\t500.0\t1\t1\t1\n"
+    "книга\ts\t400.0\t1\t1\t1\nеще\tadv\t2000.0\t1\t1\t1\nеще\tpart\t80.0\t1\t1\t1\n"
+    "сбитенщик\ts\t0.2\t1\t1\t1\n"
+)
+
+
+@pytest.fixture
+def rnc(tmp_path: Path) -> Path:
+    path = tmp_path / "freq.tsv"
+    path.write_text(RNC, encoding="utf-8")
+    return path
+
+
+def test_rnc_sums_parts_of_speech_and_ignores_yo(rnc):
+    freq = RncFrequencies(rnc)
+    assert freq.ipm("ещё") == pytest.approx(2080.0)
+    assert freq.ipm("нет-такого") == 0.0
+
+
+def test_meter_counts_tokens_and_lemmatises(rnc):
+    meter = SentenceMeter(RncFrequencies(rnc))
+    n, ipm = meter.measure("Мальчик ещё читает 3 книги.")
+    assert n == 6  # Мальчик ещё читает 3 книги .
+    assert ipm == [300.0, 2080.0, 500.0, 400.0]  # lemmas: мальчик, ещё, читать, книга
+
+
+def test_share_from_word_ipm():
+    values = pa.array([[300.0, 0.5, 2.0, 0.0], [], [5.0]], pa.list_(pa.float32()))
+    assert high_freq_share(values, 1.0).tolist() == [0.5, 0.0, 1.0]
+    assert high_freq_share(values, 3.0).tolist() == [0.25, 0.0, 1.0]
+
+
+def test_rules_first_reason_wins():
+    batch = pd.DataFrame(
+        {"n_tokens": [3, 4, 30, 31, 10], "high_freq_share": [0.1, 0.6, 0.61, 1, 1]}
+    )
+    outcome = apply_rules(batch, [TokenCountRule(4, 30), HighFrequencyShareRule(0.6)])
+    assert outcome.kept.index.tolist() == [2, 4]
+    assert outcome.rejected["reason"].tolist() == [
+        "too_few_tokens",
+        "low_frequency_words",
+        "too_many_tokens",
+    ]
+    assert outcome.counts == {"too_few_tokens": 1, "low_frequency_words": 1, "too_many_tokens": 1}
+
+
+def test_stage_measures_then_filters(tmp_path, rnc):
+    rows = pd.DataFrame(
+        {
+            "sentence": [
+                "Мальчик читает книгу каждый день.",
+                "Мальчик читает.",
+                "Сбитенщик сбитенщик сбитенщик мальчик.",
+            ],
+            "label": [1, 1, 0],
+            "domain": "in_domain",
+        }
+    )
+    write_parquet(rows, tmp_path / "in.parquet")
+    measure(
+        tmp_path / "in.parquet",
+        tmp_path / "m.parquet",
+        {"source": "rnc", "path": str(rnc)},
+        progress=False,
+    )
+    params = dict(
+        DEFAULTS["filter"],
+        input=str(tmp_path / "m.parquet"),
+        out=str(tmp_path / "f.parquet"),
+        rejected=str(tmp_path / "r.parquet"),
+        report=str(tmp_path / "f.json"),
+        plot=str(tmp_path / "p.csv"),
+        plot_png=str(tmp_path / "p.png"),
+        min_high_freq_share=0.3,
+    )
+    report = run_filter(params)
+    kept = pd.read_parquet(tmp_path / "f.parquet")
+    rejected = pd.read_parquet(tmp_path / "r.parquet")
+    assert kept["sentence"].tolist() == ["Мальчик читает книгу каждый день."]
+    assert dict(zip(rejected["sentence"], rejected["reason"], strict=True)) == {
+        "Мальчик читает.": "too_few_tokens",
+        "Сбитенщик сбитенщик сбитенщик мальчик.": "low_frequency_words",
+    }
+    assert "word_ipm" not in kept.columns
+    assert kept["high_freq_share"].iloc[0] == pytest.approx(3 / 5)  # каждый, день unknown
+    assert report == json.loads((tmp_path / "f.json").read_text())
+    assert report["read"] == report["kept"] + report["rejected"] == 3
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    assert "n_tokens,sentences" in (tmp_path / "p.csv").read_text()
+    # A stricter threshold needs no new measurement: the attributes are kept.
+    params["min_high_freq_share"] = 0.7
+    assert run_filter(params)["kept"] == 0
+
+
+def test_missing_attributes_are_reported(tmp_path):
+    write_parquet(pd.DataFrame({"sentence": ["a"]}), tmp_path / "m.parquet")
+    params = dict(DEFAULTS["filter"], input=str(tmp_path / "m.parquet"))
+    with pytest.raises(RucolaError, match="rucola measure"):
+        run_filter(params)
+
+
+def test_rnc_bad_row_names_line(tmp_path):
+    path = tmp_path / "freq.tsv"
+    path.write_text("Lemma\tPoS\tFreq(ipm)\nдом\ts\tmany\n", encoding="utf-8")
+    with pytest.raises(RucolaError, match=r"freq.tsv:2"):
+        RncFrequencies(path)
+
+
+def test_share_handles_all_empty():
+    values = pa.array([[], []], pa.list_(pa.float32()))
+    assert np.array_equal(high_freq_share(values, 1.0), [0.0, 0.0])

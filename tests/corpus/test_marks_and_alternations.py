@@ -1,0 +1,47 @@
+from corpus.alternations import expand
+from corpus.marks import MarkMap, split_leading_mark
+from rucola.params import DEFAULT_MARKS
+
+
+def test_split_leading_mark():
+    assert split_leading_mark("*?Иван пришла.") == ("*?", "Иван пришла.")
+    assert split_leading_mark("  ** Он спал.") == ("**", "Он спал.")
+    assert split_leading_mark("Он спал.") == ("", "Он спал.")
+
+
+def test_default_mark_map():
+    marks = MarkMap.from_params(DEFAULT_MARKS)
+    assert marks.verdict("") == "acceptable"
+    for mark in ["*", "*?", "?*", "??", "**"]:
+        assert marks.verdict(mark) == "unacceptable"
+    for mark in ["?", "#", "%"]:
+        assert marks.verdict(mark) == "exclude"
+    assert marks.verdict("*??") is None
+
+
+def test_starred_parenthesis_gives_two_variants():
+    variants = expand("Betsy buttered (*at) the toast.")
+    assert [(v.text, v.mark) for v in variants] == [
+        ("Betsy buttered the toast.", ""),
+        ("Betsy buttered at the toast.", "*"),
+    ]
+
+
+def test_slash_alternatives_keep_their_marks():
+    variants = expand("Она (пришла/*пришли/?пришло) вовремя.")
+    assert [(v.text, v.mark) for v in variants] == [
+        ("Она пришла вовремя.", ""),
+        ("Она пришли вовремя.", "*"),
+        ("Она пришло вовремя.", "?"),
+    ]
+
+
+def test_plain_parenthesis_is_text():
+    assert expand("Он (как обычно) опоздал.") is None
+
+
+def test_two_alternations_multiply():
+    variants = expand("Мы (*в) домой (пришли/*пришла).")
+    assert len(variants) == 4
+    assert [v.mark for v in variants] == ["", "*", "*", "*"]
+    assert variants[0].text == "Мы домой пришли."

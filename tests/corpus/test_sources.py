@@ -1,0 +1,45 @@
+from pathlib import Path
+
+import pytest
+
+from corpus.sources import source_type
+from corpus.sources.lists import read_list, strip_numbering
+from rucola.errors import RucolaError
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("(12) Он пришёл.", "Он пришёл."),
+        ("12. Он пришёл.", "Он пришёл."),
+        ("12) *Он пришёл.", "*Он пришёл."),
+        ("(3) а. Он пришёл.", "Он пришёл."),
+        ("    б) ?Он пришёл.", "?Он пришёл."),
+        ("  b. Betsy left.", "Betsy left."),
+        ("В. Иванов прочёл доклад.", "В. Иванов прочёл доклад."),
+        ("2 мая прошёл праздник.", "2 мая прошёл праздник."),
+        ("12.5 процента голосов ушли ему.", "12.5 процента голосов ушли ему."),
+    ],
+)
+def test_numbering_is_removed_but_sentence_starts_are_kept(line, expected):
+    assert strip_numbering(line) == expected
+
+
+def test_list_directives_and_origins(tmp_path: Path):
+    path = tmp_path / "book.txt"
+    path.write_text(
+        "# source: Book\n# a comment\n\n(1) Он пришёл.\n# error_type: Syntax\n"
+        "(2) а. Он пришёл домой.\n    б. *Он домой пришёл в.\n",
+        encoding="utf-8",
+    )
+    rows = list(read_list(path, {}, "utf-8"))
+    assert [r.text for r in rows] == ["Он пришёл.", "Он пришёл домой.", "*Он домой пришёл в."]
+    assert [r.origin for r in rows] == [f"{path}:4", f"{path}:6", f"{path}:7"]
+    assert rows[0].error_type is None and rows[2].error_type == "Syntax"
+    assert {r.source for r in rows} == {"Book"}
+
+
+def test_unknown_extension_needs_a_type(tmp_path: Path):
+    with pytest.raises(RucolaError, match="type"):
+        source_type(tmp_path / "x.json", None)
+    assert source_type(tmp_path / "x.csv", "rucola_csv") == "rucola_csv"

@@ -1,0 +1,114 @@
+"""Stratified, group-aware, deterministic splits."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from corpus.split import assign_splits, run_split
+from rucola.errors import RucolaError
+from rucola.io import write_parquet
+from rucola.params import DEFAULTS
+
+
+def corpus(n: int = 1000) -> pd.DataFrame:
+    rows = []
+    for i in range(n):
+        label = int(i % 4 != 0)  # 75% acceptable
+        rows.append(
+            {
+                "sentence": f"Предложение номер {i}.",
+                "label": label,
+                "error_type": None if label else ["Syntax", "Semantics"][i % 8 // 4],
+                "domain": "in_domain",
+                "detailed_source": f"Book{i % 5}",
+                "group": f"g{i // 2}" if i < 200 else f"g{i}",
+            }
+        )
+    for i in range(200):
+        label = int(i % 3 != 0)
+        rows.append(
+            {
+                "sentence": f"Кандидат {i}.",
+                "label": label,
+                "error_type": None if label else "Hallucination",
+                "domain": "out_of_domain",
+                "detailed_source": "Tatoeba",
+                "group": f"o{i}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def split_params(tmp_path, **changes):
+    return dict(
+        DEFAULTS["split"],
+        input=str(tmp_path / "in.parquet"),
+        out=str(tmp_path / "out.parquet"),
+        report=str(tmp_path / "split.json"),
+        **changes,
+    )
+
+
+def test_ratios_balance_and_groups(tmp_path):
+    write_parquet(corpus(), tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path))
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    ind = out[out["domain"] == "in_domain"]
+    shares = ind["split"].value_counts(normalize=True)
+    assert shares["train"] == pytest.approx(0.8, abs=0.005)
+    assert shares["validation"] == pytest.approx(0.1, abs=0.005)
+    for split, part in ind.groupby("split"):
+        assert part["label"].mean() == pytest.approx(0.75, abs=0.01), split
+        # every source is spread over every split
+        assert part["detailed_source"].nunique() == 5
+    ood = out[out["domain"] == "out_of_domain"]
+    assert "train" not in set(ood["split"])
+    sizes = ood["split"].value_counts().to_dict()
+    assert set(sizes) == {"validation", "test"}
+    assert abs(sizes["validation"] - 100) <= 2  # within one unit per label
+    assert (out.groupby("group")["split"].nunique() == 1).all()
+    assert report["domains"]["in_domain"]["splits"]["train"]["rows"] == shares["train"] * 1000
+    assert json.loads((tmp_path / "split.json").read_text()) == report
+
+
+def test_ids_are_sequential_per_split_and_deterministic(tmp_path):
+    frame = corpus()
+    write_parquet(frame, tmp_path / "in.parquet")
+    run_split(split_params(tmp_path))
+    first = (tmp_path / "out.parquet").read_bytes()
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    for _, part in out.groupby("split"):
+        assert sorted(part["id"]) == list(range(len(part)))
+    # Row order of the input does not matter; the seed does.
+    write_parquet(frame.sample(frac=1, random_state=3), tmp_path / "in.parquet")
+    run_split(split_params(tmp_path))
+    assert (tmp_path / "out.parquet").read_bytes() == first
+    run_split(split_params(tmp_path, seed=7))
+    assert (tmp_path / "out.parquet").read_bytes() != first
+
+
+def test_bad_ratios(tmp_path):
+    write_parquet(corpus(), tmp_path / "in.parquet")
+    with pytest.raises(RucolaError, match="add up to 1"):
+        run_split(
+            split_params(
+                tmp_path, ratios={"in_domain": [0.8, 0.1, 0.2], "out_of_domain": [0, 0.5, 0.5]}
+            )
+        )
+
+
+def test_group_is_one_unit():
+    frame = pd.DataFrame(
+        {
+            "sentence": list("abcdef"),
+            "label": [1, 0] * 3,
+            "error_type": [None, "Syntax"] * 3,
+            "detailed_source": "S",
+            "group": ["x", "x", "x", "y", "z", "w"],
+        }
+    )
+    splits = assign_splits(frame, [0.5, 0.25, 0.25], seed=1)
+    assert splits.iloc[0] == splits.iloc[1] == splits.iloc[2]
