@@ -1,0 +1,111 @@
+"""`make bench`: figures only, never asserted.
+
+- install time of a fresh virtual environment (base install, pip's cache warm);
+- cold `dvc repro` on the embedded sample, and `dvc repro` with nothing to do;
+- measure + filter throughput on the published RuCoLA in-domain files
+  (needs RUCOLA_SHARED_DATA).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+COPY = ["dvc.yaml", "params.yaml", "data/sample", "corpus", "validation", "release",
+        ".dvc/config", ".dvc/.gitignore"]
+
+
+def run(*args: str, cwd: Path) -> float:
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    start = time.perf_counter()
+    subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def bench_install(tmp: Path) -> None:
+    venv = tmp / "venv"
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q",
+                    "--disable-pip-version-check", "-c", str(ROOT / "requirements/constraints.txt"),
+                    str(ROOT)], check=True, capture_output=True)
+    print(f"install: fresh .venv with the base install: {time.perf_counter() - start:.1f} s "
+          "(pip cache warm)")
+
+
+def bench_repro(tmp: Path) -> None:
+    project = tmp / "project"
+    for name in COPY:
+        source, target = ROOT / name, project / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target)
+    run("git", "init", "-q", cwd=project)
+    cold = run("dvc", "repro", cwd=project)
+    noop = min(run("dvc", "repro", cwd=project) for _ in range(3))
+    print(f"dvc repro, cold, on the sample: {cold:.1f} s")
+    print(f"dvc repro, nothing to do: {noop:.2f} s (best of 3; goal < 5 s)")
+
+
+def bench_filter(tmp: Path) -> None:
+    shared = os.environ.get("RUCOLA_SHARED_DATA")
+    if not shared:
+        print("filter throughput: skipped (RUCOLA_SHARED_DATA not set)")
+        return
+    shared_path = (ROOT / shared).resolve()
+    from corpus.extract import extract
+    from corpus.filters.stage import run_filter
+    from corpus.measure import measure
+    from rucola.params import DEFAULTS
+
+    params = dict(DEFAULTS["extract"])
+    sources = [{"path": str(shared_path / "rucola" / f), "type": "rucola_csv"}
+               for f in ("in_domain_train.csv", "in_domain_dev.csv")]
+    start = time.perf_counter()
+    summary = extract(sources, params, tmp / "x.parquet", tmp / "xr.parquet", tmp / "x.json")
+    extract_s = time.perf_counter() - start
+    n = summary["kept"]
+    for source in ("rnc", "wordfreq"):
+        frequency = {"source": source, "path": str(shared_path / "rnc/freqrnc2011.tsv")}
+        start = time.perf_counter()
+        measure(tmp / "x.parquet", tmp / "m.parquet", frequency, progress=False)
+        measure_s = time.perf_counter() - start
+        filter_params = dict(DEFAULTS["filter"], input=str(tmp / "m.parquet"),
+                             out=str(tmp / "f.parquet"), rejected=str(tmp / "fr.parquet"),
+                             report=str(tmp / "f.json"), plot=str(tmp / "p.csv"),
+                             plot_png=str(tmp / "p.png"))
+        start = time.perf_counter()
+        run_filter(filter_params)
+        filter_s = time.perf_counter() - start
+        print(f"published RuCoLA in-domain ({n} sentences), {source}: measure "
+              f"{n / measure_s:,.0f} sentences/s ({measure_s:.2f} s incl. loading), "
+              f"thresholds {n / filter_s:,.0f} sentences/s, "
+              f"end to end {n / (measure_s + filter_s):,.0f} sentences/s")
+    print(f"extract of the published files: {n / extract_s:,.0f} sentences/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--skip-install", action="store_true")
+    args = parser.parse_args()
+    os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        if not args.skip_install:
+            bench_install(tmp_path)
+        bench_repro(tmp_path)
+        bench_filter(tmp_path)
+
+
+if __name__ == "__main__":
+    main()

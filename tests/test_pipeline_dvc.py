@@ -1,0 +1,89 @@
+"""The DVC pipeline on the embedded sample, in a real DVC repository in a temporary folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+COPY = ["dvc.yaml", "params.yaml", "data/sample", "corpus", "validation", "release",
+        ".dvc/config", ".dvc/.gitignore"]
+
+
+def sh(*args: str, cwd: Path) -> str:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
+    return result.stdout + result.stderr
+
+
+def ran(output: str) -> list[str]:
+    return [line.split("'")[1] for line in output.splitlines()
+            if line.startswith("Running stage")]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("project")
+    for name in COPY:
+        source, target = ROOT / name, root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target)
+    sh("git", "init", "-q", cwd=root)
+    sh("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty",
+       "-m", "init", cwd=root)
+    return root
+
+
+def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: Path):
+    first = sh("dvc", "repro", cwd=project)
+    assert ran(first) == ["extract", "measure", "filter", "split", "validate", "release"]
+    release = project / "data/release/rucola"
+    assert (release / "README.md").is_file()
+    assert (project / "data/release/private/test_gold.parquet").is_file()
+    assert (project / "reports/plots/token_lengths.png").is_file()
+
+    from datasets import ClassLabel, load_dataset
+
+    cwd = Path.cwd()
+    os.chdir(project / "data/release")
+    try:
+        dataset = load_dataset("rucola")
+    finally:
+        os.chdir(cwd)
+    assert set(dataset) == {"train", "validation", "test"}
+    assert isinstance(dataset["train"].features["label"], ClassLabel)
+    assert set(dataset["test"]["label"]) == {-1}
+
+    second = sh("dvc", "repro", cwd=project)
+    assert ran(second) == []
+    lock = (project / "dvc.lock").read_bytes()
+
+    params = yaml.safe_load((project / "params.yaml").read_text())
+    params["filter"]["min_tokens"] = 5
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    third = sh("dvc", "repro", cwd=project)
+    assert ran(third)[0] == "filter"
+    assert "extract" not in ran(third) and "measure" not in ran(third)
+    assert (project / "dvc.lock").read_bytes() != lock
+
+
+def test_outputs_are_byte_identical_on_a_forced_rerun(project: Path):
+    outs = ["data/interim/in_domain.parquet", "data/interim/split.parquet",
+            "reports/validation.json", "data/release/rucola/README.md"]
+    sh("dvc", "repro", cwd=project)
+    before = {name: (project / name).read_bytes() for name in outs}
+    sh("dvc", "repro", "--force", cwd=project)
+    assert {name: (project / name).read_bytes() for name in outs} == before
