@@ -46,7 +46,8 @@ def expand(sentence: str) -> list[Variant] | None:
     """All variants of ``sentence``, or None when it holds no alternation.
 
     With several alternations the variants are their product; a variant takes the mark of
-    the first marked alternative it uses, else the example's own mark.
+    the first marked alternative it uses (for nested ones, the enclosing alternative's),
+    else the example's own mark.
     """
     spans: list[tuple[int, int, list[tuple[str, str]]]] = []
     for match in _PAREN.finditer(sentence):
@@ -57,13 +58,14 @@ def expand(sentence: str) -> list[Variant] | None:
         return None
     combos = list(itertools.islice(itertools.product(*(s[2] for s in spans)), MAX_VARIANTS))
     variants: list[Variant] = []
-    for index, combo in enumerate(combos):
+    seen: set[str] = set()
+    for combo in combos:
         pieces: list[str] = []
         cursor = 0
         mark = ""
         for (start, end, _), (alt_mark, alt_text) in zip(spans, combo, strict=True):
             pieces.append(sentence[cursor:start])
-            pieces.append(f" {alt_text} " if alt_text else " ")
+            pieces.append(alt_text)
             cursor = end
             if alt_mark and not mark:
                 mark = alt_mark
@@ -72,8 +74,11 @@ def expand(sentence: str) -> list[Variant] | None:
         # Nested alternations: the inner parenthesis was expanded; expand what it revealed.
         inner = expand(text)
         if inner is None:
-            variants.append(Variant(text, mark, index))
-        else:
-            for sub in inner:
-                variants.append(Variant(sub.text, mark or sub.mark, len(variants)))
+            candidates = [(text, mark)]
+        else:  # the enclosing alternative's mark covers the whole of it
+            candidates = [(sub.text, sub.mark or mark) for sub in inner]
+        for candidate_text, candidate_mark in candidates:
+            if candidate_text not in seen:  # nested options can spell one sentence twice
+                seen.add(candidate_text)
+                variants.append(Variant(candidate_text, candidate_mark, len(variants)))
     return variants[:MAX_VARIANTS]

@@ -17,6 +17,8 @@ import pandas as pd
 
 from corpus import schema
 from corpus.alternations import expand
+from corpus.artefacts import detect
+from corpus.homoglyphs import fix_homoglyphs
 from corpus.marks import ACCEPTABLE, EXCLUDE, MarkMap, split_leading_mark
 from corpus.normalize import normalize_text
 from corpus.sources import RawExample, read_source, source_files
@@ -30,6 +32,8 @@ class _Collector:
     rejected: list[dict[str, Any]] = field(default_factory=list)
     lines_read: int = 0
     variants_added: int = 0
+    homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
+    artefacts: list[dict[str, Any]] = field(default_factory=list)
 
     def reject(
         self,
@@ -68,6 +72,13 @@ class Extractor:
         self.require_error_type = bool(params["require_error_type"])
         self.expand_alternations = bool(params["expand_alternations"])
         self.error_types = {t.lower(): t for t in params["error_types"]}
+        self.fix_homoglyphs = bool(params["fix_homoglyphs"])
+        if params["artefacts"] not in {"reject", "keep"}:
+            raise RucolaError(
+                f"extract.artefacts must be 'reject' or 'keep', not '{params['artefacts']}'",
+                "params.yaml",
+            )
+        self.keep_artefacts = params["artefacts"] == "keep"
 
     def _error_type(self, example: RawExample) -> str | None:
         if example.error_type is None:
@@ -104,6 +115,15 @@ class Extractor:
         if not text:
             out.reject(example, "empty")
             return
+        if self.fix_homoglyphs:
+            text, changes = fix_homoglyphs(text)
+            if changes:
+                out.homoglyph_fixes.append(
+                    {
+                        "origin": example.origin,
+                        "words": [f"{before}->{after}" for before, after in changes],
+                    }
+                )
         error_type = self._error_type(example)
         variants = None
         if example.expand and self.expand_alternations:
@@ -127,6 +147,19 @@ class Extractor:
             if not sentence:
                 out.reject(example, "empty")
                 continue
+            kinds = detect(sentence)
+            if kinds:
+                out.artefacts.append(
+                    {
+                        "origin": example.origin,
+                        "kinds": kinds,
+                        "sentence": sentence,
+                        "action": "kept" if self.keep_artefacts else "set_aside",
+                    }
+                )
+                if not self.keep_artefacts:
+                    out.reject(example, f"artefact:{kinds[0]}", sentence, ",".join(kinds))
+                    continue
             if label == schema.UNACCEPTABLE and error_type is None and self.require_error_type:
                 raise RucolaError(
                     "unacceptable example without error_type",
@@ -147,6 +180,7 @@ class Extractor:
                     "provenance": json.dumps(
                         example.provenance, ensure_ascii=False, sort_keys=True
                     ),
+                    "artefacts": ",".join(kinds) or None,
                     "_raw": example.raw,
                 }
             )
@@ -246,6 +280,11 @@ def extract(
         "rejected_by_reason": dict(sorted(reasons.items())),
         "acceptable_share": round(float((frame["label"] == 1).mean()), 4) if len(frame) else None,
         "per_source": source_statistics(frame),
+        "homoglyph_fixes": {
+            "rows": len(collector.homoglyph_fixes),
+            "fixes": collector.homoglyph_fixes,
+        },
+        "artefacts": {"rows": len(collector.artefacts), "found": collector.artefacts},
     }
     if rows_read != summary["kept"] + summary["rejected"]:  # a bug, not a user error
         raise AssertionError(

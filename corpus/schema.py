@@ -31,6 +31,7 @@ BASE_COLUMNS = [
     "group",
     "origin",
     "provenance",
+    "artefacts",
 ]
 
 BASE_SCHEMA = pa.schema(
@@ -44,6 +45,7 @@ BASE_SCHEMA = pa.schema(
         ("group", pa.string()),
         ("origin", pa.string()),
         ("provenance", pa.string()),  # JSON of the source's extra columns
+        ("artefacts", pa.string()),  # kinds found, when extract.artefacts is 'keep'
     ]
 )
 

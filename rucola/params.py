@@ -36,6 +36,8 @@ DEFAULTS: dict[str, Any] = {
         "unknown_mark": "error",
         "on_conflict": "reject",
         "expand_alternations": True,
+        "fix_homoglyphs": True,
+        "artefacts": "reject",
         "require_error_type": True,
         "error_types": ["Morphology", "Syntax", "Semantics"],
         "encoding": "utf-8",

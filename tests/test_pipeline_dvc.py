@@ -15,8 +15,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
 
-COPY = ["dvc.yaml", "params.yaml", "data/sample", "corpus", "validation", "release",
-        ".dvc/config", ".dvc/.gitignore"]
+COPY = [
+    "dvc.yaml",
+    "params.yaml",
+    "data/sample",
+    "corpus",
+    "validation",
+    "release",
+    ".dvc/config",
+    ".dvc/.gitignore",
+]
 
 
 def sh(*args: str, cwd: Path) -> str:
@@ -27,8 +35,7 @@ def sh(*args: str, cwd: Path) -> str:
 
 
 def ran(output: str) -> list[str]:
-    return [line.split("'")[1] for line in output.splitlines()
-            if line.startswith("Running stage")]
+    return [line.split("'")[1] for line in output.splitlines() if line.startswith("Running stage")]
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +49,19 @@ def project(tmp_path_factory) -> Path:
         else:
             shutil.copy2(source, target)
     sh("git", "init", "-q", cwd=root)
-    sh("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty",
-       "-m", "init", cwd=root)
+    sh(
+        "git",
+        "-c",
+        "user.email=t@t",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "init",
+        cwd=root,
+    )
     return root
 
 
@@ -81,8 +99,12 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
 
 
 def test_outputs_are_byte_identical_on_a_forced_rerun(project: Path):
-    outs = ["data/interim/in_domain.parquet", "data/interim/split.parquet",
-            "reports/validation.json", "data/release/rucola/README.md"]
+    outs = [
+        "data/interim/in_domain.parquet",
+        "data/interim/split.parquet",
+        "reports/validation.json",
+        "data/release/rucola/README.md",
+    ]
     sh("dvc", "repro", cwd=project)
     before = {name: (project / name).read_bytes() for name in outs}
     sh("dvc", "repro", "--force", cwd=project)

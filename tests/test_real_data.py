@@ -1,4 +1,4 @@
-"""The published RuCoLA in-domain files through every stage (needs RUCOLA_SHARED_DATA)."""
+"""The published RuCoLA files through every stage (needs RUCOLA_SHARED_DATA)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,24 @@ import os
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 import yaml
 
 pytestmark = pytest.mark.slow
 
 ALTERNATION = "Иван Грозный не убил (*не убивал) своего сына."
-FILES = ["in_domain_train.csv", "in_domain_dev.csv"]
+IN_DOMAIN = ["in_domain_train.csv", "in_domain_dev.csv"]
+LABELLED = [*IN_DOMAIN, "out_of_domain_dev.csv"]
 
 
-def write_params(root: Path, sources: list[Path], rnc: Path) -> None:
+def write_params(root: Path, shared: Path, files: list[str], **extract) -> None:
     params = {
-        "extract": {"sources": [{"path": str(s), "type": "rucola_csv"} for s in sources]},
-        "filter": {"frequency": {"source": "rnc", "path": str(rnc)}},
+        "extract": {
+            "sources": [{"path": str(shared / "rucola" / f), "type": "rucola_csv"} for f in files],
+            **extract,
+        },
+        "filter": {"frequency": {"source": "rnc", "path": str(shared / "rnc/freqrnc2011.tsv")}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
 
@@ -33,25 +38,28 @@ def stages(run_cli, root: Path, names: list[str]) -> dict[str, tuple]:
     return results
 
 
-@pytest.fixture(scope="module")
-def published(shared_data: Path) -> pd.DataFrame:
-    return pd.concat([pd.read_csv(shared_data / "rucola" / f) for f in FILES])
+def published(shared: Path, files: list[str]) -> pd.DataFrame:
+    frames = []
+    for name in files:
+        frame = pd.read_csv(shared / "rucola" / name, dtype=str, keep_default_na=False)
+        frame["origin"] = [f"{shared / 'rucola' / name}:{i + 2}" for i in range(len(frame))]
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
 
 
-def test_published_files_extract_filter_split_and_fail_validation_on_one_row(
-        run_cli, tmp_path, shared_data, published):
-    write_params(tmp_path, [shared_data / "rucola" / f for f in FILES],
-                 shared_data / "rnc" / "freqrnc2011.tsv")
+def test_foundation_checks_with_artefacts_kept(run_cli, tmp_path, shared_data):
+    """Issue 3's acceptance: every row survives extraction when artefacts are kept, and
+    validation then names exactly one row, the unexpanded alternation."""
+    source = published(shared_data, IN_DOMAIN)
+    write_params(tmp_path, shared_data, IN_DOMAIN, artefacts="keep")
     results = stages(run_cli, tmp_path, ["extract", "measure", "filter", "split", "validate"])
 
     extract = json.loads((tmp_path / "reports/extract.json").read_text())
-    assert extract["rows_read"] == extract["kept"] == len(published) == 8852
-    assert extract["rejected"] == 0
-    expected = published.groupby("detailed_source")["acceptable"].mean()
-    for source, share in expected.items():
-        assert extract["per_source"][source]["acceptable_share"] == round(share, 4)
-        assert extract["per_source"][source]["sentences"] == int(
-            (published["detailed_source"] == source).sum())
+    assert extract["rows_read"] == extract["kept"] == len(source) == 8852
+    expected = source.assign(a=source["acceptable"].astype(int)).groupby("detailed_source")["a"]
+    for name, share in expected.mean().items():
+        assert extract["per_source"][name]["acceptable_share"] == round(share, 4)
+        assert extract["per_source"][name]["sentences"] == expected.size()[name]
 
     report = json.loads((tmp_path / "reports/filter.json").read_text())
     assert report["kept"] / report["read"] >= 0.995
@@ -61,24 +69,39 @@ def test_published_files_extract_filter_split_and_fail_validation_on_one_row(
     assert code == 1
     validation = json.loads((tmp_path / "reports/validation.json").read_text())
     assert validation["success"] is False
-    named = {row["sentence"] for e in validation["expectations"] if not e["success"]
-             for row in e["rows"]}
-    assert len(named) == 1
-    assert ALTERNATION in next(iter(named))
+    named = {
+        row["sentence"] for e in validation["expectations"] if not e["success"] for row in e["rows"]
+    }
+    assert len(named) == 1 and ALTERNATION in next(iter(named))
     assert ALTERNATION in stderr
 
 
-def test_without_the_alternation_the_release_loads(run_cli, tmp_path, shared_data, published):
-    copies = []
-    for name in FILES:
-        frame = pd.read_csv(shared_data / "rucola" / name, dtype=str, keep_default_na=False)
-        frame = frame[~frame["sentence"].str.contains(ALTERNATION, regex=False)]
-        frame.to_csv(tmp_path / name, index=False)
-        copies.append(tmp_path / name)
-    assert sum(len(pd.read_csv(c)) for c in copies) == len(published) - 1
-    write_params(tmp_path, copies, shared_data / "rnc" / "freqrnc2011.tsv")
-    stages(run_cli, tmp_path, ["extract", "measure", "filter", "split", "validate",
-                               "release build"])
+def test_published_files_rebuild_validate_and_load(run_cli, tmp_path, shared_data):
+    """Issue 4's acceptance: artefacts set aside and homoglyphs fixed at extraction, every
+    other row keeps its label, category and source; the corpus validates and loads."""
+    source = published(shared_data, LABELLED).set_index("origin")
+    write_params(tmp_path, shared_data, LABELLED)
+    stages(
+        run_cli, tmp_path, ["extract", "measure", "filter", "split", "validate", "release build"]
+    )
+    extract = json.loads((tmp_path / "reports/extract.json").read_text())
+    artefacts = {a["sentence"]: a["kinds"] for a in extract["artefacts"]["found"]}
+    assert ALTERNATION in next(s for s in artefacts if "Грозный" in s)
+    assert any("поч не *?" in s for s in artefacts)
+    assert any("[березу]" in s for s in artefacts)
+    assert len(artefacts) <= 3 + 10  # the three named artefacts, at most 10 more
+    assert extract["kept"] + len(artefacts) == len(source)
+
+    kept = pq.read_table(tmp_path / "data/interim/in_domain.parquet").to_pandas()
+    original = source.loc[kept["origin"]]
+    assert (kept["label"].to_numpy() == original["acceptable"].astype(int).to_numpy()).all()
+    assert (kept["detailed_source"].to_numpy() == original["detailed_source"].to_numpy()).all()
+    categories = original["error_type"].replace("0", None)
+    assert kept["error_type"].fillna("-").tolist() == categories.fillna("-").tolist()
+    changed = kept["sentence"].to_numpy() != original["sentence"].to_numpy()
+    fixed = {f["origin"] for f in extract["homoglyph_fixes"]["fixes"]}
+    assert set(kept.loc[changed, "origin"]) == fixed
+    assert any("никогда" in s for s in kept.loc[changed, "sentence"])
 
     from datasets import ClassLabel, load_dataset
 
@@ -89,14 +112,16 @@ def test_without_the_alternation_the_release_loads(run_cli, tmp_path, shared_dat
         default = load_dataset("rucola")
     finally:
         os.chdir(cwd)
-    in_domain = load_dataset(str(release), "in_domain")
-    split = json.loads((tmp_path / "reports/split.json").read_text())["domains"]["in_domain"]
+    split = json.loads((tmp_path / "reports/split.json").read_text())["domains"]
+    for config, domains in [("in_domain", ["in_domain"]), ("out_of_domain", ["out_of_domain"])]:
+        dataset = load_dataset(str(release), config)
+        for name, part in dataset.items():
+            assert part.num_rows == sum(split[d]["splits"][name]["rows"] for d in domains)
+    assert "train" not in load_dataset(str(release), "out_of_domain")
     for name in ("train", "validation", "test"):
-        assert default[name].num_rows == split["splits"][name]["rows"]
-        assert in_domain[name].num_rows == split["splits"][name]["rows"]
+        assert default[name].num_rows == sum(split[d]["splits"][name]["rows"] for d in split)
     assert isinstance(default["train"].features["label"], ClassLabel)
     assert default["train"].features["label"].names == ["unacceptable", "acceptable"]
     assert set(default["test"]["label"]) == {-1}
-    gold = pd.read_parquet(tmp_path / "data/release/private/test_gold.parquet")
-    assert len(gold) == default["test"].num_rows
-    assert set(gold["label"]) == {0, 1}
+    gold = pq.read_table(tmp_path / "data/release/private/test_gold.parquet").to_pandas()
+    assert len(gold) == default["test"].num_rows and set(gold["label"]) == {0, 1}
