@@ -28,9 +28,8 @@ def _unbalanced(text: str) -> bool:
     for ch in text:
         if ch in _PAIRS:
             stack.append(_PAIRS[ch])
-        elif ch in _PAIRS.values():
-            if not stack or stack.pop() != ch:
-                return True
+        elif ch in _PAIRS.values() and (not stack or stack.pop() != ch):
+            return True
     if stack:
         return True
     curly = sum(text.count(q) for q in "“”„")

@@ -5,8 +5,8 @@ duplicates look distinct. A word is repaired only when it already holds a Cyrill
 and every Latin letter in it has a Cyrillic twin, so real Latin words (``Amazon``,
 ``Credit Suisse``) and mixed names (``банкCredit``) are left alone. A whole word of twins
 (``B ee голосе``) is repaired only in a sentence with no real Latin word, and only when it
-cannot be an acronym, a name or a numeral (``BBC``, ``Mac``, ``XX век``). This is the one language-specific rule of
-extraction.
+cannot be an acronym, a name or a numeral (``BBC``, ``Mac``, ``XX век``). This is the
+one language-specific rule of extraction.
 """
 
 from __future__ import annotations
