@@ -162,6 +162,51 @@ def release_build(params_file: ParamsOption = Path("params.yaml")) -> None:
     out.print(f"release: {section['out']} {counts}")
 
 
+@app.command()
+@handles_errors
+def evaluate(
+    predictions: Annotated[Path, typer.Argument(help="CSV id,acceptable")],
+    gold: Annotated[
+        Path, typer.Option("--gold", help="gold parquet or labelled RuCoLA CSV")
+    ] = Path("data/release/private/test_gold.parquet"),
+    out_path: Annotated[Path | None, typer.Option("--out", help="metrics JSON")] = Path(
+        "reports/evaluation.json"
+    ),
+) -> None:
+    """Score predictions (sample_submission layout): accuracy, MCC, recall per category."""
+    from release.evaluate import evaluate as run
+
+    result = run(predictions, gold, out_path)
+    for part, scores in result.items():
+        if part != "recall_by_error_type":
+            out.print(
+                f"{part}: n={scores['n']} accuracy={scores['accuracy']:.4f} MCC={scores['mcc']:.4f}"
+            )
+    for category, scores in result.get("recall_by_error_type", {}).items():
+        out.print(f"recall {category}: {scores['recall']:.4f} (n={scores['n']})")
+
+
+@app.command()
+@handles_errors
+def baseline(
+    train: Annotated[Path | None, typer.Option("--train", help="train file (CSV/parquet)")] = None,
+    validation: Annotated[Path | None, typer.Option("--validation")] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Train the paper's non-neural baselines on train and score validation."""
+    from release.baseline import baseline as run
+
+    params = load_params(params_file)["baseline"]
+    report = run(params["report"], params["input"], train, validation)
+    lr = report["logistic_regression"]
+    out.print(
+        f"baseline: majority MCC {report['majority']['validation']['overall']['mcc']}, "
+        f"logistic regression ({lr['features']} features, C={lr['C']}) MCC "
+        f"{lr['validation']['overall']['mcc']}, accuracy "
+        f"{lr['validation']['overall']['accuracy']}"
+    )
+
+
 def main() -> None:
     app()
 

@@ -74,6 +74,10 @@ DEFAULTS: dict[str, Any] = {
         "max_acceptable_share_deviation": 0.03,
         "error_types": ["Morphology", "Syntax", "Semantics", "Hallucination"],
     },
+    "baseline": {
+        "input": "data/interim/split.parquet",
+        "report": "reports/baseline.json",
+    },
     "release": {
         "input": "data/interim/split.parquet",
         "validation": "reports/validation.json",

@@ -1,0 +1,116 @@
+"""Leaderboard scoring: predictions in the ``sample_submission`` layout against the gold.
+
+Reports what the RuCoLA paper reports (Tables 4 and 5): accuracy and MCC overall, in and
+out of domain, and per violation category the recall of unacceptable sentences.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+from sklearn.metrics import matthews_corrcoef
+
+from rucola.errors import RucolaError
+from rucola.io import write_json
+
+
+def _rows(lines: list[int], limit: int = 5) -> str:
+    shown = ", ".join(str(n) for n in lines[:limit])
+    return shown + (f" and {len(lines) - limit} more" if len(lines) > limit else "")
+
+
+def read_predictions(path: str | Path) -> pd.Series:
+    """``id,acceptable`` CSV -> Series of 0/1 indexed by id; every problem names its line."""
+    path = Path(path)
+    if not path.is_file():
+        raise RucolaError("predictions not found", path)
+    reader = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig")))
+    if not reader.fieldnames or not {"id", "acceptable"} <= set(reader.fieldnames):
+        raise RucolaError(
+            "expected the columns id,acceptable (the sample_submission layout)", path, 1
+        )
+    values: dict[int, int] = {}
+    seen_at: dict[int, int] = {}
+    for line, record in enumerate(reader, start=2):
+        try:
+            key = int(record["id"])
+        except (TypeError, ValueError):
+            raise RucolaError(f"id '{record['id']}' is not an integer", path, line) from None
+        value = (record["acceptable"] or "").strip()
+        if value not in {"0", "1"}:
+            raise RucolaError(f"acceptable must be 0 or 1, not '{value}'", path, line)
+        if key in values:
+            raise RucolaError(
+                f"id {key} is predicted twice (first on line {seen_at[key]})", path, line
+            )
+        values[key], seen_at[key] = int(value), line
+    return pd.Series(values, name="prediction", dtype="int64")
+
+
+def read_gold(path: str | Path) -> pd.DataFrame:
+    """The private gold (``test_gold.parquet``) or a labelled RuCoLA CSV."""
+    path = Path(path)
+    if not path.is_file():
+        raise RucolaError("gold file not found", path, hint="build a release first, or pass --gold")
+    if path.suffix == ".parquet":
+        gold = pq.read_table(path).to_pandas()
+    else:
+        gold = pd.read_csv(path, keep_default_na=False, dtype={"error_type": str})
+        if "acceptable" in gold.columns:
+            gold = gold.rename(columns={"acceptable": "label"})
+        if "error_type" in gold.columns:
+            gold["error_type"] = gold["error_type"].replace({"0": None, "": None})
+    if not {"id", "label"} <= set(gold.columns):
+        raise RucolaError("gold needs id and label (or acceptable) columns", path)
+    if "domain" not in gold.columns:
+        gold["domain"] = "out_of_domain" if path.name.startswith("out_of_domain") else None
+    return gold.set_index("id")
+
+
+def _scores(truth: np.ndarray, predicted: np.ndarray) -> dict[str, Any]:
+    return {
+        "n": int(len(truth)),
+        "accuracy": round(float((truth == predicted).mean()), 4),
+        "mcc": round(float(matthews_corrcoef(truth, predicted)), 4),
+    }
+
+
+def score(predictions: pd.Series, gold: pd.DataFrame, predictions_path: str | Path) -> dict:
+    missing = sorted(set(gold.index) - set(predictions.index))
+    extra = sorted(set(predictions.index) - set(gold.index))
+    if missing:
+        raise RucolaError(
+            f"{len(missing)} id(s) without a prediction: {_rows(missing)}", predictions_path
+        )
+    if extra:
+        raise RucolaError(f"{len(extra)} id(s) not in the gold: {_rows(extra)}", predictions_path)
+    frame = gold.join(predictions)
+    truth, predicted = frame["label"].to_numpy(int), frame["prediction"].to_numpy(int)
+    result: dict[str, Any] = {"overall": _scores(truth, predicted)}
+    for domain, part in frame.groupby("domain", sort=True):
+        result[str(domain)] = _scores(part["label"].to_numpy(int), part["prediction"].to_numpy(int))
+    if "error_type" in frame.columns:
+        unacceptable = frame[frame["label"] == 0]
+        result["recall_by_error_type"] = {
+            str(category): {
+                "n": int(len(part)),
+                "recall": round(float((part["prediction"] == 0).mean()), 4),
+            }
+            for category, part in unacceptable.groupby("error_type", sort=True)
+        }
+    return result
+
+
+def evaluate(
+    predictions_path: str | Path, gold_path: str | Path, out: str | Path | None
+) -> dict[str, Any]:
+    result = score(read_predictions(predictions_path), read_gold(gold_path), predictions_path)
+    if out is not None:
+        write_json(result, out)
+    return result
