@@ -37,12 +37,15 @@ def _ratios(params: dict[str, Any], domain: str) -> list[float]:
     return ratios
 
 
-def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int) -> pd.Series:
+def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int,
+                  pinned: pd.Series | None = None) -> pd.Series:
     """Split name per row of one domain (index aligned with ``frame``).
 
     A unit (group) goes to the split whose rows fall furthest behind the ratios, counted per
     label and weighted by the unit's own label mix, so groups that hold both an acceptable
-    and an unacceptable variant keep the label shares balanced too.
+    and an unacceptable variant keep the label shares balanced too. ``pinned`` (split name
+    or None per row) fixes the split of a row's whole group; the other units fill the
+    splits around them.
     """
     if frame.empty:
         return pd.Series([], dtype=object, index=frame.index)
@@ -63,6 +66,16 @@ def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int) -> pd.Ser
     counts = np.zeros((3, 2))
     seen = np.zeros(2)
     choice: dict[str, str] = {}
+    if pinned is not None:
+        fixed = pinned.dropna()
+        fixed_groups = frame.loc[fixed.index, "group"].to_numpy()
+        for group, split in zip(fixed_groups, fixed.to_numpy(), strict=True):
+            choice.setdefault(group, split)
+        for group, split in choice.items():
+            sizes = mix.loc[group].to_numpy(dtype=float)
+            counts[schema.SPLITS.index(split)] += sizes
+            seen += sizes
+        units = units[~units["group"].isin(choice)]
     for group in units["group"]:
         sizes = mix.loc[group].to_numpy(dtype=float)
         seen += sizes
@@ -103,6 +116,21 @@ def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
+def _pinned(frame: pd.DataFrame, pin: str | None) -> tuple[pd.Series | None, dict]:
+    """Per row the split of the pinned release (or None), and what changed since it."""
+    if not pin:
+        return None, {}
+    from corpus.pin import load_pin, sentence_key
+
+    pins = load_pin(pin)
+    keys = [sentence_key(s) for s in frame["sentence"]]
+    pinned = pd.Series([pins.get(k) for k in keys], index=frame.index, dtype=object)
+    removed = sorted(set(pins) - set(keys))
+    return pinned, {"path": str(pin), "pinned": int(pinned.notna().sum()),
+                    "new": int(pinned.isna().sum()), "removed": len(removed),
+                    "removed_examples": removed[:20]}
+
+
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
     input_path = Path(params["input"])
     if not input_path.exists():
@@ -120,9 +148,12 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
         raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans both domains", input_path)
     frame["split"] = None
     seed = int(params["seed"])
+    pinned, pin_report = _pinned(frame, params.get("pin"))
     for domain in sorted(frame["domain"].unique()):
         mask = frame["domain"] == domain
-        frame.loc[mask, "split"] = assign_splits(frame[mask], _ratios(params, domain), seed)
+        frame.loc[mask, "split"] = assign_splits(
+            frame[mask], _ratios(params, domain), seed,
+            None if pinned is None else pinned[mask])
     # Deterministic ids: within each split, rows ordered by domain and a content hash.
     frame["_order"] = [stable_hash(s) for s in frame["sentence"]]
     frame["_split"] = frame["split"].map({s: i for i, s in enumerate(schema.SPLITS)})
@@ -136,6 +167,8 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
         "ratios": {d: _ratios(params, d) for d in sorted(frame["domain"].unique())},
         "domains": _distribution(frame),
     }
+    if pin_report:
+        report["pin"] = pin_report
     write_parquet(frame, params["out"])
     write_json(report, params["report"])
     return report

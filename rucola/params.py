@@ -65,6 +65,7 @@ DEFAULTS: dict[str, Any] = {
         "report": "reports/split.json",
         "seed": 42,
         "ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]},
+        "pin": None,
     },
     "validate": {
         "input": "data/interim/split.parquet",

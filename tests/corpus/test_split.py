@@ -112,3 +112,40 @@ def test_group_is_one_unit():
     )
     splits = assign_splits(frame, [0.5, 0.25, 0.25], seed=1)
     assert splits.iloc[0] == splits.iloc[1] == splits.iloc[2]
+
+
+def test_pin_keeps_splits_and_reports_changes(tmp_path):
+    frame = corpus(400)
+    write_parquet(frame, tmp_path / "in.parquet")
+    run_split(split_params(tmp_path))
+    old = pd.read_parquet(tmp_path / "out.parquet")
+    old.to_parquet(tmp_path / "pin.parquet")
+    # next version: 20 rows removed, 60 new ones, another seed that would reshuffle
+    grown = pd.concat([frame.iloc[20:], corpus(460).iloc[400:460]])
+    write_parquet(grown, tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path, seed=99, pin=str(tmp_path / "pin.parquet")))
+    new = pd.read_parquet(tmp_path / "out.parquet")
+    before = dict(zip(old["sentence"], old["split"], strict=True))
+    kept = new[new["sentence"].isin(before)]
+    assert (kept["split"] == kept["sentence"].map(before)).all()
+    assert report["pin"]["pinned"] == len(kept) and report["pin"]["removed"] == 20
+    assert report["pin"]["new"] == len(new) - len(kept)
+    assert set(new.loc[~new["sentence"].isin(before), "split"]) >= {"train"}
+
+
+def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
+    from corpus.extract import extract
+    from corpus.split import run_split as split_stage
+
+    params = dict(DEFAULTS["extract"], artefacts="keep")
+    sources = [{"path": str(shared_data / "rucola" / f), "type": "rucola_csv"}
+               for f in ("in_domain_train.csv", "in_domain_dev.csv")]
+    extract(sources, params, tmp_path / "in.parquet", tmp_path / "r.parquet", tmp_path / "x.json")
+    split_stage(split_params(tmp_path, pin=str(shared_data / "rucola")))
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    for name, split in [("in_domain_train.csv", "train"), ("in_domain_dev.csv", "validation")]:
+        published = pd.read_csv(shared_data / "rucola" / name)
+        from corpus.pin import sentence_key
+
+        assert {sentence_key(s) for s in published["sentence"]} == {
+            sentence_key(s) for s in out.loc[out["split"] == split, "sentence"]}
