@@ -1,0 +1,81 @@
+"""Release diffs and the RuCoLA-compatible CSV export."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from release.compat import export_rucola_csv
+from release.diff import release_diff, to_markdown
+from rucola.errors import RucolaError
+
+
+def split_frame(rows: list[tuple]) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        rows, columns=["sentence", "label", "error_type", "split", "detailed_source", "domain"]
+    )
+    frame["id"] = frame.groupby("split").cumcount()
+    return frame
+
+
+OLD = [
+    ("Кот спит.", 1, None, "train", "A", "in_domain"),
+    ("Кот спят.", 0, "Morphology", "train", "A", "in_domain"),
+    ("Пёс лает громко.", 1, None, "validation", "B", "in_domain"),
+    ("Пёс лают громко.", 0, "Morphology", "test", "B", "in_domain"),
+    ("Дом стоит.", 1, None, "test", "B", "in_domain"),
+]
+
+
+def test_diff_counts_every_kind_of_change(tmp_path):
+    new = [
+        OLD[0],
+        ("Кот спят.", 0, "Syntax", "train", "A", "in_domain"),  # re-categorised
+        ("Пёс лает громко.", 0, "Semantics", "validation", "B", "in_domain"),  # relabelled
+        ("Пёс лают громко.", 0, "Morphology", "validation", "B", "in_domain"),  # moved
+        ("Новая фраза тут.", 1, None, "train", "C", "in_domain"),
+    ]  # added; Дом removed
+    split_frame(OLD).to_parquet(tmp_path / "old.parquet")
+    split_frame(new).to_parquet(tmp_path / "new.parquet")
+    result = release_diff(tmp_path / "old.parquet", tmp_path / "new.parquet")
+    assert result["added"]["rows"] == 1 and result["added"]["by_source"] == {"C": 1}
+    assert result["removed"]["rows"] == 1 and result["removed"]["by_split"] == {"test": 1}
+    assert result["relabelled"]["rows"] == 1
+    assert result["recategorised"]["rows"] == 2  # Syntax<-Morphology and None->Semantics
+    assert result["moved"]["by_move"] == {"test -> validation": 1}
+    assert result["moved"]["train_to_test"] == 0
+    markdown = to_markdown(result, "v1.1.0")
+    assert markdown.startswith("## v1.1.0") and "| moved | 1 | test -> validation 1 |" in markdown
+
+
+def test_diff_refuses_other_files(tmp_path):
+    (tmp_path / "x.csv").write_text("a\n")
+    with pytest.raises(RucolaError):
+        release_diff(tmp_path / "x.csv", tmp_path / "x.csv")
+
+
+def test_rucola_csv_export(tmp_path):
+    rows = [
+        *OLD,
+        ("Это кандидат.", 0, "Hallucination", "validation", "TED", "out_of_domain"),
+        ("Ещё кандидат.", 1, None, "test", "TED", "out_of_domain"),
+    ]
+    split_frame(rows).to_parquet(tmp_path / "split.parquet")
+    counts = export_rucola_csv(tmp_path / "split.parquet", tmp_path / "csv")
+    assert counts == {
+        "in_domain_train.csv": 2,
+        "in_domain_dev.csv": 1,
+        "out_of_domain_dev.csv": 1,
+        "test.csv": 3,
+    }
+    train = pd.read_csv(tmp_path / "csv/in_domain_train.csv", dtype=str)
+    assert list(train.columns) == ["id", "sentence", "acceptable", "error_type", "detailed_source"]
+    assert train["error_type"].tolist() == ["0", "Morphology"]
+    test = pd.read_csv(tmp_path / "csv/test.csv")
+    assert list(test.columns) == ["id", "sentence"]
+    sample = pd.read_csv(tmp_path / "csv/sample_submission.csv")
+    assert (
+        list(sample.columns) == ["id", "acceptable"]
+        and sample["id"].tolist() == test["id"].tolist()
+    )
+    assert set(sample["acceptable"]) <= {0, 1}
