@@ -7,10 +7,10 @@ BIN := $(CURDIR)/$(VENV)/bin
 CONSTRAINTS := requirements/constraints.txt
 export PATH := $(BIN):$(PATH)
 export GX_ANALYTICS_ENABLED := False
-export HF_HUB_OFFLINE := 1
-export HF_DATASETS_OFFLINE := 1
+# The pipeline and the tests never download: models and data come from local paths.
+OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: repro test bench lint venv venv-full clean
+.PHONY: repro test bench lint venv venv-full clean release
 
 $(VENV)/.base: pyproject.toml $(CONSTRAINTS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,13 +26,25 @@ venv: $(VENV)/.base
 venv-full: $(VENV)/.full
 
 repro: $(VENV)/.base
-	dvc repro
+	$(OFFLINE) dvc repro
 
 test: $(VENV)/.full
-	pytest -q
+	$(OFFLINE) pytest -q
 
 bench: $(VENV)/.full
-	python benchmarks/run.py
+	$(OFFLINE) python benchmarks/run.py
+
+# make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME-private]
+# Validate, publish (one Hub commit + tag, hidden labels only to PRIVATE), push the data to
+# the DVC remote, then commit the changelog and tag the git tree.
+release: $(VENV)/.base
+	@test -n "$(VERSION)" -a -n "$(REPO)" || { echo "usage: make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME]"; exit 2; }
+	$(OFFLINE) dvc repro
+	rucola validate
+	rucola release publish --repo-id $(REPO) --version $(VERSION) $(if $(PRIVATE),--private-repo-id $(PRIVATE))
+	dvc push
+	git add release/CHANGELOG.md && git commit -m "Release v$(VERSION)"
+	git tag -a v$(VERSION) -m "Release v$(VERSION)"
 
 lint: $(VENV)/.full
 	ruff check .

@@ -159,7 +159,68 @@ def release_build(params_file: ParamsOption = Path("params.yaml")) -> None:
     counts = build_release(
         section["input"], section["validation"], params, section["out"], section["private"]
     )
-    out.print(f"release: {section['out']} {counts}")
+    from release.compat import export_rucola_csv
+
+    csv_counts = export_rucola_csv(section["input"], section["compat"])
+    out.print(f"release: {section['out']} {counts}; RuCoLA CSV layout in {section['compat']} "
+              f"{csv_counts}")
+
+
+@release_app.command("publish")
+@handles_errors
+def release_publish(
+    repo_id: Annotated[str, typer.Option("--repo-id", help="ORG/NAME on the Hub")],
+    version: Annotated[str, typer.Option("--version", help="semantic version X.Y.Z")],
+    private_repo_id: Annotated[str | None, typer.Option(
+        "--private-repo-id", help="private dataset repo for the hidden test labels")] = None,
+    previous: Annotated[Path | None, typer.Option(
+        "--previous", help="previous release (folder or parquet) for the changelog; "
+                           "default: split.pin")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan only")] = False,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Publish a validated release: one atomic commit and a tag vX.Y.Z on the Hub."""
+    from release.diff import release_diff, to_markdown
+    from release.publish import (
+        check_git,
+        check_validation,
+        plan_release,
+        publish,
+        write_changelog,
+    )
+
+    params = load_params(params_file)
+    section = params["release"]
+    check_validation(Path(section["input"]), Path(section["validation"]))
+    check_git(Path.cwd(), version)
+    changelog = Path(section["changelog"])
+    plan = plan_release(params, repo_id, version, private_repo_id,
+                        None if dry_run else changelog)
+    if dry_run:
+        out.print(plan.describe(), markup=False)
+        out.print("dry run: nothing was sent")
+        return
+    old = previous or params["split"].get("pin")
+    if old:
+        text = to_markdown(release_diff(old, section["input"]), f"v{version}")
+    else:
+        text = f"## v{version}\n\nFirst release.\n"
+    write_changelog(changelog, text)
+    plan = plan_release(params, repo_id, version, private_repo_id, changelog)
+    result = publish(plan, endpoint=os.environ.get("HF_ENDPOINT"))
+    out.print(f"published {repo_id} {plan.tag} (commit {result['commit'][:12]})")
+
+
+@release_app.command("diff")
+@handles_errors
+def release_diff_command(
+    old: Annotated[Path, typer.Argument(help="previous release folder or split parquet")],
+    new: Annotated[Path, typer.Argument(help="new release folder or split parquet")],
+) -> None:
+    """Rows added, removed, relabelled, re-categorised and moved between two releases."""
+    from release.diff import release_diff, to_markdown
+
+    out.print(to_markdown(release_diff(old, new), f"{old} -> {new}"), markup=False)
 
 
 @app.command()

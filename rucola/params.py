@@ -84,6 +84,8 @@ DEFAULTS: dict[str, Any] = {
         "validation": "reports/validation.json",
         "out": "data/release/rucola",
         "private": "data/release/private",
+        "compat": "data/release/rucola_csv",
+        "changelog": "release/CHANGELOG.md",
         "pretty_name": "RuCoLA: Russian Corpus of Linguistic Acceptability",
         "license": "apache-2.0",
     },

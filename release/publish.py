@@ -1,0 +1,182 @@
+"""Publishing a version to the Hugging Face Hub: checks first, then one atomic commit.
+
+A release manager's guarantees: only data that passed validation (by content hash) is
+published, from a clean git tree, under a new semantic version; all files go in one
+``create_commit``, then the tag; hidden test labels go only to the private repository.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from rucola.errors import RucolaError
+from rucola.io import file_sha256
+
+SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    local: Path
+    path_in_repo: str
+    size: int
+    sha256: str
+
+
+@dataclass
+class Plan:
+    repo_id: str
+    version: str
+    revision: str
+    files: list[PlannedFile]
+    private_repo_id: str | None = None
+    private_files: list[PlannedFile] = field(default_factory=list)
+
+    @property
+    def tag(self) -> str:
+        return f"v{self.version}"
+
+    def describe(self) -> str:
+        lines = [f"publish {self.repo_id} (dataset) revision {self.revision}, tag {self.tag}"]
+        lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}" for f in self.files]
+        if self.private_repo_id:
+            lines.append(f"private {self.private_repo_id} revision {self.revision}, "
+                         f"tag {self.tag}")
+            lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}"
+                      for f in self.private_files]
+        return "\n".join(lines)
+
+
+def _version_key(version: str) -> tuple[int, int, int]:
+    match = SEMVER.match(version)
+    if not match:
+        raise RucolaError(f"version '{version}' is not semantic (X.Y.Z)")
+    major, minor, patch = (int(g) for g in match.groups())
+    return major, minor, patch
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise RucolaError("git is not installed") from None
+    if result.returncode != 0:
+        raise RucolaError(f"git {' '.join(args)} failed: {result.stderr.strip()}", root)
+    return result.stdout
+
+
+def check_git(root: Path, version: str) -> None:
+    """A clean tree and a version greater than every ``vX.Y.Z`` tag."""
+    dirty = _git(root, "status", "--porcelain", "--untracked-files=no").strip()
+    if dirty:
+        first = dirty.splitlines()[0]
+        raise RucolaError(f"the git tree is not clean ({first.strip()} ...)", root,
+                          hint="commit or stash your changes: a release must be reproducible")
+    wanted = _version_key(version)
+    tags = [t[1:] for t in _git(root, "tag", "--list", "v*").split() if SEMVER.match(t[1:])]
+    newer = [t for t in tags if _version_key(t) >= wanted]
+    if newer:
+        latest = max(tags, key=_version_key)
+        raise RucolaError(f"version {version} is not new: v{latest} is already tagged",
+                          hint="choose a greater version")
+
+
+def check_validation(split_path: Path, report_path: Path) -> None:
+    if not report_path.is_file():
+        raise RucolaError("no validation report; run 'rucola validate' first", report_path)
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    if not report.get("success"):
+        raise RucolaError("validation failed; fix the data and validate again", report_path)
+    if not split_path.is_file() or report.get("data_sha256") != file_sha256(split_path):
+        raise RucolaError("the validated data is not the data being published", report_path,
+                          hint="run 'dvc repro' (or 'rucola validate') again")
+
+
+def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
+    if not folder.is_dir():
+        raise RucolaError("release folder not found; run 'rucola release build'", folder)
+    return [PlannedFile(p, prefix + p.relative_to(folder).as_posix(), p.stat().st_size,
+                        file_sha256(p))
+            for p in sorted(folder.rglob("*")) if p.is_file()]
+
+
+def check_hidden_labels(files: list[PlannedFile]) -> None:
+    """Refuse a public test split that carries a label or a hidden column."""
+    for planned in files:
+        name = Path(planned.path_in_repo).name
+        if planned.local.suffix != ".parquet" or not name.startswith("test"):
+            continue
+        table = pq.read_table(planned.local)
+        if "label" in table.column_names and set(table.column("label").to_pylist()) - {-1}:
+            raise RucolaError("the public test split carries labels", planned.local)
+        for column in ("error_type", "domain", "detailed_source"):
+            if column in table.column_names and table.column(column).null_count != len(table):
+                raise RucolaError(f"the public test split carries '{column}'", planned.local)
+
+
+def plan_release(params: dict[str, Any], repo_id: str, version: str,
+                 private_repo_id: str | None, changelog: Path | None) -> Plan:
+    section = params["release"]
+    _version_key(version)
+    files = _planned(Path(section["out"]))
+    if changelog is not None and changelog.is_file():
+        files.append(PlannedFile(changelog, "CHANGELOG.md", changelog.stat().st_size,
+                                 file_sha256(changelog)))
+    check_hidden_labels(files)
+    private = _planned(Path(section["private"])) if private_repo_id else []
+    return Plan(repo_id, version, "main", files, private_repo_id, private)
+
+
+def _commit(api: Any, repo_id: str, files: list[PlannedFile], plan: Plan) -> str:
+    from huggingface_hub import CommitOperationAdd
+
+    operations = [CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=str(f.local))
+                  for f in files]
+    info = api.create_commit(repo_id=repo_id, repo_type="dataset", operations=operations,
+                             commit_message=f"Release {plan.tag}", revision=plan.revision)
+    api.create_tag(repo_id=repo_id, repo_type="dataset", tag=plan.tag, revision=info.oid,
+                   tag_message=f"Release {plan.tag}")
+    return info.oid
+
+
+def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -> dict[str, Any]:
+    """Private gold first (so a failure there publishes nothing), then the public commit."""
+    from huggingface_hub import HfApi, get_token
+    from huggingface_hub.errors import HTTPError
+
+    token = token or get_token()
+    if not token:
+        raise RucolaError("no Hugging Face token", hint="set HF_TOKEN or run 'hf auth login'")
+    api = HfApi(endpoint=endpoint, token=token)
+    result: dict[str, Any] = {"tag": plan.tag}
+    try:
+        if plan.private_repo_id:
+            result["private_commit"] = _commit(api, plan.private_repo_id, plan.private_files,
+                                               plan)
+        result["commit"] = _commit(api, plan.repo_id, plan.files, plan)
+    except HTTPError as exc:
+        raise RucolaError(f"the Hub refused the release: {str(exc).splitlines()[0]}") from None
+    except OSError as exc:  # connection refused, DNS, TLS
+        raise RucolaError(f"cannot reach the Hub: {exc}") from None
+    except Exception as exc:  # httpx transport errors do not derive from OSError
+        if type(exc).__module__.startswith(("httpx", "httpcore")):
+            raise RucolaError(f"cannot reach the Hub: {exc}") from None
+        raise
+    return result
+
+
+def write_changelog(path: Path, section: str) -> None:
+    """Prepend ``section`` under the title, newest first."""
+    from rucola.io import write_text
+
+    title = "# Changelog\n\n"
+    old = path.read_text(encoding="utf-8") if path.is_file() else title
+    body = old[len(title):] if old.startswith(title) else old
+    write_text(title + section + "\n" + body, path)
