@@ -1,0 +1,472 @@
+"""The validate stage: the GX suite passes clean data and names the rows that break a rule."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from rucola.errors import RucolaError
+from rucola.io import file_sha256, write_parquet
+from rucola.params import DEFAULTS
+from validation.run import ValidationResult, validate_split
+from validation.suite import LEADING_MARK, MARKED_PARENTHESIS, all_checks
+
+PARENTHESIS = "sentence: no marked or slashed parenthesis"
+LEADING = "sentence: no judgment mark at the start"
+SPLIT_SIZES = "split sizes: within 0.02 of split.ratios"
+EMPTY_SPLITS = "split sizes: empty where split.ratios is 0"
+ACCEPTABLE_SHARE = "acceptable share: within 0.03 of the domain's"
+IN_DOMAIN_TYPES = ["Morphology", "Syntax", "Semantics"]
+
+
+def params() -> dict:
+    return copy.deepcopy(DEFAULTS)
+
+
+def renumber(frame: pd.DataFrame) -> pd.DataFrame:
+    """Sequential ids within each split, as the split stage gives them."""
+    frame = frame.reset_index(drop=True)
+    frame["id"] = frame.groupby("split").cumcount().astype("int64")
+    return frame
+
+
+def valid_frame() -> pd.DataFrame:
+    """100 in-domain rows split 80/10/10 and 20 out-of-domain rows split 0/10/10, with an
+    acceptable share of 0.8 (in domain) and 0.5 (out of domain) in every split."""
+    rows = []
+    for i in range(100):
+        label = int(i % 5 != 0)
+        split = "train" if i < 80 else "validation" if i < 90 else "test"
+        rows.append(
+            {
+                "sentence": f"Мальчик номер {i} читает новую книгу.",
+                "label": label,
+                "error_type": None if label else IN_DOMAIN_TYPES[i // 5 % 3],
+                "domain": "in_domain",
+                "detailed_source": "Paducheva2004",
+                "mark": "" if label else "*",
+                "group": f"g{i}",
+                "origin": f"in_domain.tsv:{i + 2}",
+                "n_tokens": 6,
+                "high_freq_share": 0.9,
+                "split": split,
+            }
+        )
+    for i in range(20):
+        label = i % 2
+        rows.append(
+            {
+                "sentence": f"Девочка номер {i} пишет длинное письмо.",
+                "label": label,
+                "error_type": None if label else "Hallucination",
+                "domain": "out_of_domain",
+                "detailed_source": "generated",
+                "mark": "" if label else "*",
+                "group": f"o{i}",
+                "origin": f"out_of_domain.tsv:{i + 2}",
+                "n_tokens": 6,
+                "high_freq_share": 0.8,
+                "split": "validation" if i < 10 else "test",
+            }
+        )
+    return renumber(pd.DataFrame(rows))
+
+
+def run(tmp_path: Path, frame: pd.DataFrame, docs: bool = False, **overrides):
+    path = tmp_path / "split.parquet"
+    write_parquet(frame, path)
+    p = params()
+    for section, values in overrides.items():
+        p[section].update(values)
+    report_path = tmp_path / "validation.json"
+    result = validate_split(path, p, report_path, tmp_path / "docs" if docs else None)
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    return result, report
+
+
+def failure(result: ValidationResult, name: str):
+    matches = [f for f in result.failures if f.expectation == name]
+    assert matches, f"'{name}' did not fail; failures: {[f.expectation for f in result.failures]}"
+    return matches[0]
+
+
+def failed_names(result: ValidationResult) -> set[str]:
+    return {f.expectation for f in result.failures}
+
+
+def keys(rows: list[dict]) -> set[tuple]:
+    return {(r["split"], r["id"]) for r in rows}
+
+
+def locate(frame: pd.DataFrame, index: int) -> tuple[str, int]:
+    return frame.at[index, "split"], int(frame.at[index, "id"])
+
+
+# --- clean data ---------------------------------------------------------------------------
+
+
+def test_valid_frame_passes_and_records_the_hash(tmp_path):
+    frame = valid_frame()
+    result, report = run(tmp_path, frame, docs=True)
+    assert result.success, result.summary()
+    assert result.failures == []
+    assert report["success"] is True
+    assert report["data_sha256"] == file_sha256(tmp_path / "split.parquet")
+    assert report["rows"] == len(frame)
+    assert report["failed"] == 0
+    assert report["evaluated"] == len(all_checks(params())) == len(report["expectations"])
+    assert [e["name"] for e in report["expectations"]] == [c.name for c in all_checks(params())]
+    assert all(e["success"] for e in report["expectations"])
+    index = tmp_path / "docs" / "index.html"
+    assert index.is_file()
+    pages = list((tmp_path / "docs").rglob("*.html"))
+    assert any("validations" in p.parts for p in pages)
+    # no temporary folders left next to the docs or the report
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "docs",
+        "split.parquet",
+        "validation.json",
+    ]
+
+
+def test_report_is_byte_identical_across_runs(tmp_path):
+    frame = valid_frame()
+    frame.loc[3, "sentence"] = "*Мальчик читает книгу вчера."  # a failure with rows, too
+    run(tmp_path, frame, docs=True)
+    first = (tmp_path / "validation.json").read_bytes()
+    run(tmp_path, frame, docs=True)
+    assert (tmp_path / "validation.json").read_bytes() == first
+    report = json.loads(first)
+    assert report["success"] is False and report["failed"] == 1
+    assert (tmp_path / "docs" / "index.html").is_file()
+
+
+def test_hash_follows_the_file(tmp_path):
+    _, first = run(tmp_path, valid_frame())
+    frame = valid_frame()
+    frame.loc[0, "high_freq_share"] = 0.95
+    _, second = run(tmp_path, frame)
+    assert first["data_sha256"] != second["data_sha256"]
+    assert second["data_sha256"] == file_sha256(tmp_path / "split.parquet")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Мальчик, как всегда, опоздал (как обычно) на урок.",
+        "Он так и не объяснил, зачем пришёл (почему?).",
+        "Он ушёл (почему?)",
+        "Цена выросла на 5% за последний год.",
+        "Где он? Никто не знает, куда он делся.",
+    ],
+)
+def test_ordinary_parentheses_and_marks_inside_pass(tmp_path, sentence):
+    frame = valid_frame()
+    frame.loc[7, "sentence"] = sentence
+    result, report = run(tmp_path, frame)
+    assert result.success, result.summary()
+    assert report["success"] is True
+
+
+def test_a_domain_without_rows_is_skipped(tmp_path):
+    frame = renumber(valid_frame().query("domain == 'in_domain'"))
+    result, _ = run(tmp_path, frame)
+    assert result.success, result.summary()
+
+
+# --- judgment marks and parentheses ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "*Иван пришла.",
+        "?Мальчик читает книгу.",
+        "  #Мальчик читает книгу.",
+        "%Мальчик читает книгу.",
+        "\u00a0*Мальчик читает книгу.",
+        "*?Мальчик читает книгу.",
+    ],
+)
+def test_leading_mark_fails_and_names_the_row(tmp_path, sentence):
+    frame = valid_frame()
+    frame.loc[12, "sentence"] = sentence
+    result, report = run(tmp_path, frame)
+    assert not result.success
+    assert failed_names(result) == {LEADING}
+    rows = failure(result, LEADING).rows
+    assert keys(rows) == {locate(frame, 12)}
+    assert rows[0]["sentence"] == sentence
+    assert rows[0]["origin"] == frame.at[12, "origin"]
+    entry = next(e for e in report["expectations"] if e["name"] == LEADING)
+    assert entry["success"] is False and entry["unexpected_count"] == 1
+    assert entry["rows"] == rows
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Иван Грозный не убил (*не убивал) своего сына.",
+        "Он пришёл (?на) работу вовремя.",
+        "Он пришёл ( *X) на работу вовремя.",
+        "Он пришёл (в/на) работу вовремя.",
+        "Он пришёл (в/*на) работу вовремя.",
+    ],
+)
+def test_marked_or_slashed_parenthesis_fails(tmp_path, sentence):
+    frame = valid_frame()
+    frame.loc[85, "sentence"] = sentence
+    result, _ = run(tmp_path, frame)
+    assert not result.success
+    assert failed_names(result) == {PARENTHESIS}
+    rows = failure(result, PARENTHESIS).rows
+    assert keys(rows) == {locate(frame, 85)}
+    assert rows[0]["sentence"] == sentence
+
+
+def test_regexes_agree_with_python_re():
+    assert re.search(LEADING_MARK, " *X")
+    assert not re.search(LEADING_MARK, "X *Y")
+    assert re.search(MARKED_PARENTHESIS, "A (*B) C")
+    assert re.search(MARKED_PARENTHESIS, "A (B/C) D")
+    assert not re.search(MARKED_PARENTHESIS, "A (почему?) B")
+    assert not re.search(MARKED_PARENTHESIS, "A (как обычно) B / C")
+
+
+# --- uniqueness --------------------------------------------------------------------------
+
+
+def test_duplicate_sentence_names_both_rows(tmp_path):
+    frame = valid_frame()
+    frame.loc[50, "sentence"] = frame.at[5, "sentence"]
+    result, _ = run(tmp_path, frame)
+    assert failed_names(result) == {"sentence: unique across all splits"}
+    rows = failure(result, "sentence: unique across all splits").rows
+    assert keys(rows) == {locate(frame, 5), locate(frame, 50)}
+
+
+def test_duplicate_sentence_across_splits_fails(tmp_path):
+    frame = valid_frame()
+    frame.loc[95, "sentence"] = frame.at[1, "sentence"]  # train and test
+    result, _ = run(tmp_path, frame)
+    rows = failure(result, "sentence: unique across all splits").rows
+    assert {r["split"] for r in rows} == {"train", "test"}
+
+
+def test_duplicate_split_and_id_fails(tmp_path):
+    frame = valid_frame()
+    frame.loc[2, "id"] = 1
+    result, _ = run(tmp_path, frame)
+    assert failed_names(result) == {"split, id: unique"}
+    rows = failure(result, "split, id: unique").rows
+    assert {r["origin"] for r in rows} == {frame.at[1, "origin"], frame.at[2, "origin"]}
+
+
+# --- labels, error types, domains, splits, lengths ------------------------------------
+
+
+def mutate(column: str, index: int, value) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    def apply(frame: pd.DataFrame) -> pd.DataFrame:
+        frame.loc[index, column] = value
+        return frame
+
+    return apply
+
+
+@pytest.mark.parametrize(
+    ("change", "index", "name"),
+    [
+        (mutate("error_type", 1, "Syntax"), 1, "error_type: null for acceptable rows"),
+        (mutate("error_type", 5, None), 5, "error_type: set for unacceptable rows"),
+        (
+            mutate("error_type", 5, "Pragmatics"),
+            5,
+            "error_type: one of Morphology, Syntax, Semantics, Hallucination",
+        ),
+        (
+            mutate("error_type", 5, "Hallucination"),
+            5,
+            "error_type: Hallucination only out of domain",
+        ),
+        (mutate("n_tokens", 7, 3), 7, "n_tokens: between 4 and 30"),
+        (mutate("n_tokens", 8, 31), 8, "n_tokens: between 4 and 30"),
+        (mutate("origin", 9, None), 9, "origin: not null"),
+    ],
+)
+def test_row_rule_fails_and_names_the_row(tmp_path, change, index, name):
+    frame = change(valid_frame())
+    result, _ = run(tmp_path, frame)
+    assert not result.success
+    assert failed_names(result) == {name}
+    assert keys(failure(result, name).rows) == {locate(frame, index)}
+
+
+def test_hallucination_out_of_domain_is_fine(tmp_path):
+    frame = valid_frame()
+    assert (frame.loc[frame["domain"] == "out_of_domain", "error_type"] == "Hallucination").any()
+    result, _ = run(tmp_path, frame)
+    assert result.success, result.summary()
+
+
+def test_label_outside_zero_and_one_fails(tmp_path):
+    frame = valid_frame()
+    frame.loc[3, "label"] = 2
+    result, _ = run(tmp_path, frame)
+    assert keys(failure(result, "label: 0 or 1").rows) == {locate(frame, 3)}
+
+
+def test_unknown_split_and_domain_fail(tmp_path):
+    frame = valid_frame()
+    frame.loc[4, "split"] = "dev"
+    frame.loc[6, "domain"] = "other"
+    frame = renumber(frame)
+    result, _ = run(tmp_path, frame)
+    assert keys(failure(result, "split: train, validation, test").rows) == {("dev", 0)}
+    assert keys(failure(result, "domain: in_domain, out_of_domain").rows) == {locate(frame, 6)}
+
+
+def test_n_tokens_bounds_come_from_params(tmp_path):
+    frame = valid_frame()  # every row has 6 tokens
+    result, _ = run(tmp_path, frame, filter={"min_tokens": 7, "max_tokens": 30})
+    rows = failure(result, "n_tokens: between 7 and 30").rows
+    assert len(rows) == len(frame)
+
+
+def test_wrong_type_is_a_table_level_failure(tmp_path):
+    frame = valid_frame()
+    frame["n_tokens"] = frame["n_tokens"].astype("float64")
+    result, report = run(tmp_path, frame)
+    assert failed_names(result) == {"n_tokens: of type int64"}
+    fail = failure(result, "n_tokens: of type int64")
+    assert fail.rows == []
+    assert "float64" in fail.details
+    entry = next(e for e in report["expectations"] if e["name"] == "n_tokens: of type int64")
+    assert entry["unexpected_count"] is None and entry["rows"] == []
+
+
+def test_empty_table_fails(tmp_path):
+    frame = valid_frame().iloc[0:0]
+    result, _ = run(tmp_path, frame)
+    assert "table: has rows" in failed_names(result)
+
+
+# --- split sizes and acceptable shares -----------------------------------------------
+
+
+def test_bad_split_ratio_names_domain_and_split(tmp_path):
+    frame = valid_frame()
+    frame.loc[[0, 1, 2, 3, 4], "split"] = "test"  # train 0.75, test 0.15; shares stay 0.8
+    frame = renumber(frame)
+    result, report = run(tmp_path, frame)
+    assert failed_names(result) == {SPLIT_SIZES}
+    rows = failure(result, SPLIT_SIZES).rows
+    assert {(r["domain"], r["split"]) for r in rows} == {
+        ("in_domain", "train"),
+        ("in_domain", "test"),
+    }
+    train = next(r for r in rows if r["split"] == "train")
+    assert train["observed"] == pytest.approx(0.75) and train["target"] == pytest.approx(0.8)
+    assert "in_domain/train" in failure(result, SPLIT_SIZES).details
+    assert report["success"] is False
+
+
+def test_split_deviation_within_tolerance_passes(tmp_path):
+    frame = valid_frame()
+    frame.loc[2, "split"] = "test"  # train 0.79, test 0.11
+    result, _ = run(tmp_path, renumber(frame))
+    assert result.success, result.summary()
+
+
+def test_split_with_ratio_zero_must_be_empty(tmp_path):
+    frame = valid_frame()
+    frame.loc[101, "split"] = "train"  # one out-of-domain row in train (ratio 0)
+    frame = renumber(frame)
+    # loose tolerances: only the ratio-0 rule is left to catch it
+    result, _ = run(
+        tmp_path,
+        frame,
+        validate={"max_split_deviation": 0.1, "max_acceptable_share_deviation": 1.0},
+    )
+    assert failed_names(result) == {EMPTY_SPLITS}
+    rows = failure(result, EMPTY_SPLITS).rows
+    assert [(r["domain"], r["split"], r["rows"]) for r in rows] == [("out_of_domain", "train", 1)]
+
+
+def test_skewed_acceptable_share_names_the_split(tmp_path):
+    frame = valid_frame()
+    for index in (81, 82):  # in-domain validation: 8 -> 6 acceptable of 10
+        frame.loc[index, ["label", "error_type", "mark"]] = [0, "Syntax", "*"]
+    result, _ = run(tmp_path, frame)
+    assert failed_names(result) == {ACCEPTABLE_SHARE}
+    rows = failure(result, ACCEPTABLE_SHARE).rows
+    assert [(r["domain"], r["split"]) for r in rows] == [("in_domain", "validation")]
+    assert rows[0]["observed"] == pytest.approx(0.6)
+    assert rows[0]["target"] == pytest.approx(0.78)
+
+
+# --- errors and the summary -----------------------------------------------------------
+
+
+def test_missing_input_raises_with_the_path(tmp_path):
+    missing = tmp_path / "nope.parquet"
+    with pytest.raises(RucolaError) as caught:
+        validate_split(missing, params(), tmp_path / "r.json", None)
+    assert caught.value.path == str(missing)
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_missing_column_raises(tmp_path):
+    path = tmp_path / "split.parquet"
+    write_parquet(valid_frame().drop(columns=["origin", "n_tokens"]), path)
+    with pytest.raises(RucolaError, match="origin, n_tokens") as caught:
+        validate_split(path, params(), tmp_path / "r.json", None)
+    assert caught.value.path == str(path)
+
+
+def test_summary_lists_failures_and_up_to_ten_rows(tmp_path):
+    frame = valid_frame()
+    for index in range(20, 35):
+        frame.loc[index, "sentence"] = f"*Плохое предложение {index}."
+    frame.loc[1, "error_type"] = "Syntax"
+    result, report = run(tmp_path, frame)
+    lines = result.summary().splitlines()
+    assert lines[0] == "2 expectation(s) failed:"
+    assert f"- {LEADING}: 15 of 120 rows" in lines
+    assert any(line.startswith("- error_type: null for acceptable rows") for line in lines)
+    split, id_ = locate(frame, 20)
+    assert f"  {frame.at[20, 'origin']} | {split}/{id_} | *Плохое предложение 20." in lines
+    row_lines = [line for line in lines if "Плохое" in line]
+    assert len(row_lines) == 10
+    assert "  ... and 5 more" in lines
+    assert len(failure(result, LEADING).rows) == 15
+    entry = next(e for e in report["expectations"] if e["name"] == LEADING)
+    assert entry["unexpected_count"] == 15 and len(entry["rows"]) == 15
+    assert report["failed"] == 2
+
+
+def test_relative_paths_as_the_cli_passes_them(tmp_path, monkeypatch):
+    write_parquet(valid_frame(), tmp_path / "split.parquet")
+    monkeypatch.chdir(tmp_path)
+    result = validate_split(
+        "split.parquet", params(), "reports/validation.json", "reports/validation_docs"
+    )
+    assert result.success, result.summary()
+    assert (tmp_path / "reports" / "validation.json").is_file()
+    assert (tmp_path / "reports" / "validation_docs" / "index.html").is_file()
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
+        "validation.json",
+        "validation_docs",
+    ]
+
+
+def test_gx_stays_quiet(tmp_path, capfd):
+    run(tmp_path, valid_frame(), docs=True)
+    out, err = capfd.readouterr()
+    assert "Calculating Metrics" not in err + out
+    assert err == "" and out == ""

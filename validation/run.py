@@ -1,0 +1,274 @@
+"""Run the validate stage: the GX suites over the split data, the report, the Data Docs.
+
+``validate_split`` never raises for a failed expectation: it returns a
+:class:`ValidationResult` (the CLI prints its summary and exits 1) and records the outcome in
+the JSON report, together with the SHA-256 of the validated file, which the release stage
+checks before it builds anything. The report holds no timestamps and keeps the suite's
+order, so identical inputs give a byte-identical report. The Data Docs are GX's own HTML
+site (they do carry the run time).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["GX_ANALYTICS_ENABLED"] = "False"  # before great_expectations is imported
+
+import logging  # noqa: E402
+import math  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pandas as pd  # noqa: E402
+import pyarrow as pa  # noqa: E402
+
+from rucola.errors import RucolaError  # noqa: E402
+from rucola.io import atomic_dir, file_sha256, read_parquet, write_json  # noqa: E402
+from validation.suite import (  # noqa: E402
+    BALANCE,
+    BALANCE_ID_COLUMNS,
+    REQUIRED_COLUMNS,
+    ROW_ID_COLUMNS,
+    ROWS,
+    Check,
+    all_checks,
+    balance_table,
+    build_suite,
+)
+
+REPORT_ROWS = 50  # offending rows per expectation kept in the report
+SUMMARY_ROWS = 10  # ... and printed by ValidationResult.summary()
+DOCS_SITE = "rucola"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed expectation: its name, what was observed, and the rows that broke it."""
+
+    expectation: str
+    details: str
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class ValidationResult:
+    success: bool
+    failures: list[Failure] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line per failed expectation, then up to ten of its offending rows."""
+        if self.success:
+            return "all expectations met"
+        lines = [f"{len(self.failures)} expectation(s) failed:"]
+        for failure in self.failures:
+            lines.append(f"- {failure.expectation}: {failure.details}")
+            for row in failure.rows[:SUMMARY_ROWS]:
+                lines.append("  " + _row_line(row))
+            if len(failure.rows) > SUMMARY_ROWS:
+                lines.append(f"  ... and {len(failure.rows) - SUMMARY_ROWS} more")
+        return "\n".join(lines)
+
+
+def _row_line(row: dict[str, Any]) -> str:
+    if "sentence" in row:
+        return f"{row.get('origin')} | {row.get('split')}/{row.get('id')} | {row.get('sentence')}"
+    return _balance_line(row)
+
+
+def _balance_line(row: dict[str, Any]) -> str:
+    if row.get("check") == "split_size":
+        return (
+            f"{row['domain']}/{row['split']}: {row['rows']} rows, share {row['observed']} "
+            f"(target {row['target']}, off by {row['deviation']})"
+        )
+    return (
+        f"{row['domain']}/{row['split']}: acceptable share {row['observed']} "
+        f"(domain {row['target']}, off by {row['deviation']})"
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-safe Python value (numpy scalars unwrapped, NaN as None)."""
+    if value is None or value is pd.NA:
+        return None
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _quiet_gx() -> None:
+    """Errors only from GX's loggers (some modules set their own level to INFO)."""
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    for name, logger in list(logging.root.manager.loggerDict.items()):
+        if (
+            name.startswith("great_expectations.")
+            and isinstance(logger, logging.Logger)
+            and logger.level != logging.NOTSET
+        ):
+            logger.setLevel(logging.ERROR)
+
+
+def _context():
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import ProgressBarsConfig
+
+    _quiet_gx()
+    context = gx.get_context(mode="ephemeral")
+    context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+    return context
+
+
+def _read(input_path: Path) -> pd.DataFrame:
+    if not input_path.is_file():
+        raise RucolaError("input not found; run 'rucola split' first", input_path)
+    try:
+        frame = read_parquet(input_path)
+    except (pa.ArrowException, OSError) as exc:
+        raise RucolaError(f"not a readable parquet file: {exc}", input_path) from exc
+    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    if missing:
+        raise RucolaError(
+            f"missing column(s) {', '.join(missing)}",
+            input_path,
+            hint="validate the output of 'rucola split'",
+        )
+    return frame[REQUIRED_COLUMNS].reset_index(drop=True)
+
+
+def _exception(result: Any) -> str | None:
+    info = result.exception_info or {}
+    entries = [info] if "raised_exception" in info else list(info.values())
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("raised_exception"):
+            return str(entry.get("exception_message") or "an exception")
+    return None
+
+
+def _offending_rows(
+    check: Check, result: dict[str, Any], balance: pd.DataFrame
+) -> list[dict[str, Any]]:
+    index_list = result.get("unexpected_index_list") or []
+    if check.table == ROWS:
+        return [{c: _plain(entry.get(c)) for c in ROW_ID_COLUMNS} for entry in index_list]
+    by_key = {
+        tuple(row[c] for c in BALANCE_ID_COLUMNS): row for row in balance.to_dict(orient="records")
+    }
+    rows = []
+    for entry in index_list:
+        row = by_key.get(tuple(entry.get(c) for c in BALANCE_ID_COLUMNS), entry)
+        rows.append({k: _plain(v) for k, v in row.items()})
+    return rows
+
+
+def _outcome(check: Check, result: Any, balance: pd.DataFrame) -> dict[str, Any]:
+    """Name, success, counts, details and offending rows of one expectation's result."""
+    if result is None:
+        return {
+            "name": check.name,
+            "success": False,
+            "unexpected_count": None,
+            "details": "no result from Great Expectations",
+            "rows": [],
+        }
+    raised = _exception(result)
+    values = result.result or {}
+    rows = _offending_rows(check, values, balance) if check.row_level else []
+    count = values.get("unexpected_count")
+    if raised is not None:
+        details = f"could not be evaluated: {raised}"
+    elif check.row_level and check.table == BALANCE and rows:
+        details = "; ".join(_balance_line(r) for r in rows)
+    elif check.row_level:
+        details = f"{count} of {values.get('element_count')} rows"
+    else:
+        details = f"observed {_plain(values.get('observed_value'))}"
+    return {
+        "name": check.name,
+        "success": bool(result.success) and raised is None,
+        "unexpected_count": None if count is None else int(count),
+        "details": details,
+        "rows": rows,
+    }
+
+
+def _run(context, checks: list[Check], frames: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    """Run one suite per table through GX; results keyed by check name."""
+    import great_expectations as gx
+
+    source = context.data_sources.add_pandas("rucola")
+    results: dict[str, Any] = {}
+    for table, id_columns in ((ROWS, ROW_ID_COLUMNS), (BALANCE, BALANCE_ID_COLUMNS)):
+        table_checks = [c for c in checks if c.table == table]
+        batch = source.add_dataframe_asset(table).add_batch_definition_whole_dataframe(table)
+        suite = context.suites.add(build_suite(f"rucola_{table}", table_checks))
+        definition = context.validation_definitions.add(
+            gx.ValidationDefinition(name=f"rucola_{table}", data=batch, suite=suite)
+        )
+        run = definition.run(
+            batch_parameters={"dataframe": frames[table]},
+            result_format={
+                "result_format": "COMPLETE",
+                "unexpected_index_column_names": id_columns,
+                "return_unexpected_index_query": False,
+            },
+        )
+        for result in run.results:
+            results[(result.expectation_config.meta or {}).get("name")] = result
+    return results
+
+
+def _build_docs(context, docs_dir: Path) -> None:
+    with atomic_dir(docs_dir) as tmp:
+        context.add_data_docs_site(
+            DOCS_SITE,
+            {
+                "class_name": "SiteBuilder",
+                "show_how_to_buttons": False,
+                "store_backend": {
+                    "class_name": "TupleFilesystemStoreBackend",
+                    "base_directory": str(tmp.resolve()),  # GX wants it absolute
+                },
+                "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+            },
+        )
+        context.build_data_docs(site_names=[DOCS_SITE])
+        if not (tmp / "index.html").is_file():
+            raise RuntimeError(f"Great Expectations built no index.html under {tmp}")
+
+
+def validate_split(
+    input_path: str | Path,
+    params: dict,
+    report_path: str | Path,
+    docs_dir: str | Path | None,
+) -> ValidationResult:
+    """Validate the split stage's parquet; write the JSON report and (optionally) Data Docs."""
+    input_path = Path(input_path)
+    frame = _read(input_path)
+    digest = file_sha256(input_path)
+    checks = all_checks(params)
+    balance = balance_table(frame, params)
+
+    context = _context()
+    results = _run(context, checks, {ROWS: frame, BALANCE: balance})
+    outcomes = [_outcome(c, results.get(c.name), balance) for c in checks]
+    if docs_dir is not None:
+        _build_docs(context, Path(docs_dir))
+
+    failed = [o for o in outcomes if not o["success"]]
+    report = {
+        "success": not failed,
+        "data_sha256": digest,
+        "rows": int(len(frame)),
+        "expectations": [{**o, "rows": o["rows"][:REPORT_ROWS]} for o in outcomes],
+        "failed": len(failed),
+        "evaluated": len(outcomes),
+    }
+    write_json(report, report_path)
+    return ValidationResult(
+        success=not failed,
+        failures=[Failure(o["name"], o["details"], o["rows"]) for o in failed],
+    )

@@ -1,0 +1,354 @@
+"""The expectation suites of the validate stage, and the derived table they check.
+
+Two tables go through Great Expectations: the split data itself (one row per sentence) and
+a small derived table with one row per check x domain x split (split sizes against
+``split.ratios``, acceptable shares against the domain's), so that every rule, row-level or
+distributional, ends up in one GX run and one report. Each expectation carries a readable
+name in ``meta["name"]``; results are matched back to their check by that name.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["GX_ANALYTICS_ENABLED"] = "False"  # before great_expectations is imported
+
+from dataclasses import dataclass  # noqa: E402
+from typing import Any  # noqa: E402
+
+import great_expectations as gx  # noqa: E402
+import great_expectations.expectations as gxe  # noqa: E402
+import pandas as pd  # noqa: E402
+from great_expectations.expectations.row_conditions import Column  # noqa: E402
+
+from corpus import schema  # noqa: E402
+from rucola.errors import RucolaError  # noqa: E402
+
+ROWS = "rows"  # the split data
+BALANCE = "balance"  # the derived table of split sizes and label shares
+
+STRING_COLUMNS = [
+    "sentence",
+    "error_type",
+    "domain",
+    "detailed_source",
+    "mark",
+    "group",
+    "origin",
+    "split",
+]
+INTEGER_COLUMNS = ["label", "n_tokens", "id"]
+FLOAT_COLUMNS = ["high_freq_share"]
+REQUIRED_COLUMNS = [
+    "sentence",
+    "label",
+    "error_type",
+    "domain",
+    "detailed_source",
+    "mark",
+    "group",
+    "origin",
+    "n_tokens",
+    "high_freq_share",
+    "split",
+    "id",
+]
+NULLABLE_COLUMNS = {"error_type"}
+
+# Columns that name an offending row in the results (GX's unexpected_index_column_names).
+ROW_ID_COLUMNS = ["split", "id", "origin", "sentence"]
+BALANCE_ID_COLUMNS = ["check", "domain", "split"]
+BALANCE_COLUMNS = [
+    "check",
+    "domain",
+    "split",
+    "rows",
+    "observed",
+    "target",
+    "deviation",
+]
+
+SPLIT_SIZE = "split_size"
+ACCEPTABLE_SHARE = "acceptable_share"
+HALLUCINATION = "Hallucination"
+
+# Whitespace as literal characters, so the pattern means the same to Python's ``re`` and to
+# RE2 (pyarrow-backed strings), whose ``\s`` is ASCII only.
+_SPACE = "[\\s\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff]"
+_MARK = "[*?#%]"
+# A judgment mark in front of the sentence: '*Иван пришла.', ' ?Иван пришла.'.
+LEADING_MARK = f"^{_SPACE}*{_MARK}"
+# A parenthesis that opens with a judgment mark, '(*не убивал)', '(?на)', '( *X)', or holds
+# slashed alternatives, '(X/Y)', '(X/*Y)': leftovers of the source's notation. An ordinary
+# parenthetical, '(как обычно)', or a question in parentheses, '(почему?)', is fine.
+MARKED_PARENTHESIS = f"\\({_SPACE}*{_MARK}|\\([^()]*/[^()]*\\)"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One expectation and the table it runs on; ``row_level`` checks name offending rows."""
+
+    name: str
+    table: str
+    expectation: gxe.Expectation
+    row_level: bool
+
+
+def _named(expectation: gxe.Expectation, name: str) -> gxe.Expectation:
+    """Tag with the check's name; the Data Docs show it in place of GX's own sentence."""
+    expectation.meta = {"name": name}
+    expectation.description = name
+    return expectation
+
+
+def _section(params: dict[str, Any], name: str) -> dict[str, Any]:
+    section = params.get(name)
+    if not isinstance(section, dict):
+        raise RucolaError(f"params have no '{name}' section", "params.yaml")
+    return section
+
+
+def _number(section: dict[str, Any], key: str, where: str) -> float:
+    value = section.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RucolaError(f"{where}.{key} must be a number, not {value!r}", "params.yaml")
+    return value
+
+
+def error_types(params: dict[str, Any]) -> list[str]:
+    types = _section(params, "validate").get("error_types")
+    if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
+        raise RucolaError(
+            f"validate.error_types must be a non-empty list of names, not {types!r}",
+            "params.yaml",
+        )
+    return list(types)
+
+
+def split_ratios(params: dict[str, Any], domain: str) -> list[float]:
+    ratios = _section(params, "split").get("ratios", {}).get(domain)
+    if ratios is None:
+        raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
+    ratios = [float(r) for r in ratios]
+    if len(ratios) != len(schema.SPLITS) or any(r < 0 for r in ratios):
+        raise RucolaError(
+            f"split.ratios.{domain} must be three non-negative numbers, not {ratios}",
+            "params.yaml",
+        )
+    return ratios
+
+
+def row_checks(params: dict[str, Any]) -> list[Check]:
+    """The expectations on the split data, in report order."""
+    flt = _section(params, "filter")
+    min_tokens = _number(flt, "min_tokens", "filter")
+    max_tokens = _number(flt, "max_tokens", "filter")
+    types = error_types(params)
+    checks: list[tuple[str, gxe.Expectation, bool]] = [
+        ("table: has rows", gxe.ExpectTableRowCountToBeBetween(min_value=1), False),
+        (
+            "table: required columns present",
+            gxe.ExpectTableColumnsToMatchSet(column_set=REQUIRED_COLUMNS, exact_match=False),
+            False,
+        ),
+    ]
+    for column in REQUIRED_COLUMNS:
+        if column in STRING_COLUMNS:
+            type_ = "str"
+        elif column in INTEGER_COLUMNS:
+            type_ = "int64"
+        else:
+            type_ = "float64"
+        checks.append(
+            (
+                f"{column}: of type {type_}",
+                gxe.ExpectColumnValuesToBeOfType(column=column, type_=type_),
+                False,
+            )
+        )
+    for column in REQUIRED_COLUMNS:
+        if column not in NULLABLE_COLUMNS:
+            checks.append(
+                (f"{column}: not null", gxe.ExpectColumnValuesToNotBeNull(column=column), True)
+            )
+    checks += [
+        (
+            "label: 0 or 1",
+            gxe.ExpectColumnValuesToBeInSet(
+                column="label", value_set=[schema.UNACCEPTABLE, schema.ACCEPTABLE]
+            ),
+            True,
+        ),
+        (
+            "split: " + ", ".join(schema.SPLITS),
+            gxe.ExpectColumnValuesToBeInSet(column="split", value_set=list(schema.SPLITS)),
+            True,
+        ),
+        (
+            "domain: " + ", ".join(schema.DOMAINS),
+            gxe.ExpectColumnValuesToBeInSet(column="domain", value_set=list(schema.DOMAINS)),
+            True,
+        ),
+        (
+            "error_type: null for acceptable rows",
+            gxe.ExpectColumnValuesToBeNull(
+                column="error_type", row_condition=Column("label") == schema.ACCEPTABLE
+            ),
+            True,
+        ),
+        (
+            "error_type: set for unacceptable rows",
+            gxe.ExpectColumnValuesToNotBeNull(
+                column="error_type", row_condition=Column("label") == schema.UNACCEPTABLE
+            ),
+            True,
+        ),
+        (
+            "error_type: one of " + ", ".join(types),
+            gxe.ExpectColumnValuesToBeInSet(column="error_type", value_set=types),
+            True,
+        ),
+        (
+            f"error_type: {HALLUCINATION} only out of domain",
+            gxe.ExpectColumnValuesToNotBeInSet(
+                column="error_type",
+                value_set=[HALLUCINATION],
+                row_condition=Column("domain") != schema.OUT_OF_DOMAIN,
+            ),
+            True,
+        ),
+        (
+            f"n_tokens: between {min_tokens} and {max_tokens}",
+            gxe.ExpectColumnValuesToBeBetween(
+                column="n_tokens", min_value=min_tokens, max_value=max_tokens
+            ),
+            True,
+        ),
+        (
+            "sentence: unique across all splits",
+            gxe.ExpectColumnValuesToBeUnique(column="sentence"),
+            True,
+        ),
+        (
+            "split, id: unique",
+            gxe.ExpectCompoundColumnsToBeUnique(column_list=["split", "id"]),
+            True,
+        ),
+        (
+            "sentence: no judgment mark at the start",
+            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=LEADING_MARK),
+            True,
+        ),
+        (
+            "sentence: no marked or slashed parenthesis",
+            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=MARKED_PARENTHESIS),
+            True,
+        ),
+    ]
+    return [Check(name, ROWS, _named(e, name), row_level) for name, e, row_level in checks]
+
+
+def balance_checks(params: dict[str, Any]) -> list[Check]:
+    """The expectations on :func:`balance_table`, in report order."""
+    validate = _section(params, "validate")
+    max_split = _number(validate, "max_split_deviation", "validate")
+    max_share = _number(validate, "max_acceptable_share_deviation", "validate")
+    checks = [
+        (
+            f"split sizes: within {max_split} of split.ratios",
+            gxe.ExpectColumnValuesToBeBetween(
+                column="deviation",
+                min_value=0,
+                max_value=max_split,
+                row_condition=Column("check") == SPLIT_SIZE,
+            ),
+        ),
+        (
+            "split sizes: empty where split.ratios is 0",
+            gxe.ExpectColumnValuesToBeBetween(
+                column="rows",
+                max_value=0,
+                row_condition=(Column("check") == SPLIT_SIZE) & (Column("target") == 0),
+            ),
+        ),
+        (
+            f"acceptable share: within {max_share} of the domain's",
+            gxe.ExpectColumnValuesToBeBetween(
+                column="deviation",
+                min_value=0,
+                max_value=max_share,
+                row_condition=(Column("check") == ACCEPTABLE_SHARE) & (Column("rows") > 0),
+            ),
+        ),
+    ]
+    return [Check(name, BALANCE, _named(e, name), True) for name, e in checks]
+
+
+def all_checks(params: dict[str, Any]) -> list[Check]:
+    checks = row_checks(params) + balance_checks(params)
+    names = [c.name for c in checks]
+    if len(set(names)) != len(names):  # results are matched back by name
+        raise AssertionError(f"duplicate check names: {names}")
+    return checks
+
+
+def build_suite(name: str, checks: list[Check]) -> gx.ExpectationSuite:
+    return gx.ExpectationSuite(name=name, expectations=[c.expectation for c in checks])
+
+
+def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
+    """One row per check x domain x split: observed share, target share and deviation.
+
+    ``split_size`` rows compare the split's share of the domain's rows with
+    ``split.ratios``; ``acceptable_share`` rows compare the split's share of acceptable rows
+    with the domain's (``observed`` is null for an empty split). Domains without rows, and
+    values that are not domains at all (the domain check names those), have no rows here.
+    """
+    rows: list[dict[str, Any]] = []
+    label = pd.to_numeric(frame["label"], errors="coerce")
+    for domain in schema.DOMAINS:
+        in_domain = (frame["domain"] == domain).to_numpy()
+        total = int(in_domain.sum())
+        if total == 0:
+            continue
+        ratios = split_ratios(params, domain)
+        domain_share = float(label[in_domain].mean())
+        for split, ratio in zip(schema.SPLITS, ratios, strict=True):
+            part = in_domain & (frame["split"] == split).to_numpy()
+            count = int(part.sum())
+            observed = count / total
+            rows.append(
+                {
+                    "check": SPLIT_SIZE,
+                    "domain": domain,
+                    "split": split,
+                    "rows": count,
+                    "observed": round(observed, 6),
+                    "target": round(ratio, 6),
+                    "deviation": round(abs(observed - ratio), 6),
+                }
+            )
+            share = float(label[part].mean()) if count else None
+            rows.append(
+                {
+                    "check": ACCEPTABLE_SHARE,
+                    "domain": domain,
+                    "split": split,
+                    "rows": count,
+                    "observed": None if share is None else round(share, 6),
+                    "target": round(domain_share, 6),
+                    "deviation": None if share is None else round(abs(share - domain_share), 6),
+                }
+            )
+    table = pd.DataFrame(rows, columns=BALANCE_COLUMNS)
+    return table.astype(
+        {
+            "check": "str",
+            "domain": "str",
+            "split": "str",
+            "rows": "int64",
+            "observed": "float64",
+            "target": "float64",
+            "deviation": "float64",
+        }
+    )
