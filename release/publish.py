@@ -47,10 +47,11 @@ class Plan:
         lines = [f"publish {self.repo_id} (dataset) revision {self.revision}, tag {self.tag}"]
         lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}" for f in self.files]
         if self.private_repo_id:
-            lines.append(f"private {self.private_repo_id} revision {self.revision}, "
-                         f"tag {self.tag}")
-            lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}"
-                      for f in self.private_files]
+            lines.append(f"private {self.private_repo_id} revision {self.revision}, tag {self.tag}")
+            lines += [
+                f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}"
+                for f in self.private_files
+            ]
         return "\n".join(lines)
 
 
@@ -77,15 +78,20 @@ def check_git(root: Path, version: str) -> None:
     dirty = _git(root, "status", "--porcelain", "--untracked-files=no").strip()
     if dirty:
         first = dirty.splitlines()[0]
-        raise RucolaError(f"the git tree is not clean ({first.strip()} ...)", root,
-                          hint="commit or stash your changes: a release must be reproducible")
+        raise RucolaError(
+            f"the git tree is not clean ({first.strip()} ...)",
+            root,
+            hint="commit or stash your changes: a release must be reproducible",
+        )
     wanted = _version_key(version)
     tags = [t[1:] for t in _git(root, "tag", "--list", "v*").split() if SEMVER.match(t[1:])]
     newer = [t for t in tags if _version_key(t) >= wanted]
     if newer:
         latest = max(tags, key=_version_key)
-        raise RucolaError(f"version {version} is not new: v{latest} is already tagged",
-                          hint="choose a greater version")
+        raise RucolaError(
+            f"version {version} is not new: v{latest} is already tagged",
+            hint="choose a greater version",
+        )
 
 
 def check_validation(split_path: Path, report_path: Path) -> None:
@@ -95,16 +101,21 @@ def check_validation(split_path: Path, report_path: Path) -> None:
     if not report.get("success"):
         raise RucolaError("validation failed; fix the data and validate again", report_path)
     if not split_path.is_file() or report.get("data_sha256") != file_sha256(split_path):
-        raise RucolaError("the validated data is not the data being published", report_path,
-                          hint="run 'dvc repro' (or 'rucola validate') again")
+        raise RucolaError(
+            "the validated data is not the data being published",
+            report_path,
+            hint="run 'dvc repro' (or 'rucola validate') again",
+        )
 
 
 def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
     if not folder.is_dir():
         raise RucolaError("release folder not found; run 'rucola release build'", folder)
-    return [PlannedFile(p, prefix + p.relative_to(folder).as_posix(), p.stat().st_size,
-                        file_sha256(p))
-            for p in sorted(folder.rglob("*")) if p.is_file()]
+    return [
+        PlannedFile(p, prefix + p.relative_to(folder).as_posix(), p.stat().st_size, file_sha256(p))
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    ]
 
 
 def check_hidden_labels(files: list[PlannedFile]) -> None:
@@ -121,14 +132,20 @@ def check_hidden_labels(files: list[PlannedFile]) -> None:
                 raise RucolaError(f"the public test split carries '{column}'", planned.local)
 
 
-def plan_release(params: dict[str, Any], repo_id: str, version: str,
-                 private_repo_id: str | None, changelog: Path | None) -> Plan:
+def plan_release(
+    params: dict[str, Any],
+    repo_id: str,
+    version: str,
+    private_repo_id: str | None,
+    changelog: Path | None,
+) -> Plan:
     section = params["release"]
     _version_key(version)
     files = _planned(Path(section["out"]))
     if changelog is not None and changelog.is_file():
-        files.append(PlannedFile(changelog, "CHANGELOG.md", changelog.stat().st_size,
-                                 file_sha256(changelog)))
+        files.append(
+            PlannedFile(changelog, "CHANGELOG.md", changelog.stat().st_size, file_sha256(changelog))
+        )
     check_hidden_labels(files)
     private = _planned(Path(section["private"])) if private_repo_id else []
     return Plan(repo_id, version, "main", files, private_repo_id, private)
@@ -137,12 +154,23 @@ def plan_release(params: dict[str, Any], repo_id: str, version: str,
 def _commit(api: Any, repo_id: str, files: list[PlannedFile], plan: Plan) -> str:
     from huggingface_hub import CommitOperationAdd
 
-    operations = [CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=str(f.local))
-                  for f in files]
-    info = api.create_commit(repo_id=repo_id, repo_type="dataset", operations=operations,
-                             commit_message=f"Release {plan.tag}", revision=plan.revision)
-    api.create_tag(repo_id=repo_id, repo_type="dataset", tag=plan.tag, revision=info.oid,
-                   tag_message=f"Release {plan.tag}")
+    operations = [
+        CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=str(f.local)) for f in files
+    ]
+    info = api.create_commit(
+        repo_id=repo_id,
+        repo_type="dataset",
+        operations=operations,
+        commit_message=f"Release {plan.tag}",
+        revision=plan.revision,
+    )
+    api.create_tag(
+        repo_id=repo_id,
+        repo_type="dataset",
+        tag=plan.tag,
+        revision=info.oid,
+        tag_message=f"Release {plan.tag}",
+    )
     return info.oid
 
 
@@ -158,8 +186,7 @@ def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -
     result: dict[str, Any] = {"tag": plan.tag}
     try:
         if plan.private_repo_id:
-            result["private_commit"] = _commit(api, plan.private_repo_id, plan.private_files,
-                                               plan)
+            result["private_commit"] = _commit(api, plan.private_repo_id, plan.private_files, plan)
         result["commit"] = _commit(api, plan.repo_id, plan.files, plan)
     except HTTPError as exc:
         raise RucolaError(f"the Hub refused the release: {str(exc).splitlines()[0]}") from None
@@ -178,5 +205,5 @@ def write_changelog(path: Path, section: str) -> None:
 
     title = "# Changelog\n\n"
     old = path.read_text(encoding="utf-8") if path.is_file() else title
-    body = old[len(title):] if old.startswith(title) else old
+    body = old[len(title) :] if old.startswith(title) else old
     write_text(title + section + "\n" + body, path)

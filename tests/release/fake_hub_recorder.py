@@ -29,32 +29,47 @@ class HubStandIn:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                stand_in.requests.append({"method": "POST", "path": self.path,
-                                          "authorization": self.headers.get("authorization")})
+                stand_in.requests.append(
+                    {
+                        "method": "POST",
+                        "path": self.path,
+                        "authorization": self.headers.get("authorization"),
+                    }
+                )
                 if stand_in.fail_with:
                     return self._send(stand_in.fail_with, {"error": "Invalid credentials"})
                 if self.path == "/api/validate-yaml":
                     return self._send(200, {"errors": [], "warnings": []})
                 if "/preupload/" in self.path:
                     files = json.loads(body)["files"]
-                    return self._send(200, {"files": [
-                        {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False}
-                        for f in files]})
+                    return self._send(
+                        200,
+                        {
+                            "files": [
+                                {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False}
+                                for f in files
+                            ]
+                        },
+                    )
                 if "/commit/" in self.path:
                     lines = [json.loads(line) for line in body.splitlines() if line.strip()]
-                    files = {item["value"]["path"]: base64.b64decode(item["value"]["content"])
-                             for item in lines if item["key"] == "file"}
+                    files = {
+                        item["value"]["path"]: base64.b64decode(item["value"]["content"])
+                        for item in lines
+                        if item["key"] == "file"
+                    }
                     oid = hashlib.sha1(body).hexdigest()
                     repo = self.path.split("/api/datasets/")[1].split("/commit/")[0]
-                    stand_in.commits.append({"repo": repo, "files": files, "oid": oid,
-                                             "header": lines[0]["value"]})
+                    stand_in.commits.append(
+                        {"repo": repo, "files": files, "oid": oid, "header": lines[0]["value"]}
+                    )
                     url = f"{stand_in.url}/datasets/{repo}/commit/{oid}"
-                    return self._send(200, {"commitUrl": url,
-                                            "commitOid": oid, "pullRequestUrl": None})
+                    return self._send(
+                        200, {"commitUrl": url, "commitOid": oid, "pullRequestUrl": None}
+                    )
                 if "/tag/" in self.path:
                     repo, revision = self.path.split("/api/datasets/")[1].split("/tag/")
-                    stand_in.tags.append({"repo": repo, "revision": revision,
-                                          **json.loads(body)})
+                    stand_in.tags.append({"repo": repo, "revision": revision, **json.loads(body)})
                     return self._send(200, {})
                 return self._send(404, {"error": f"not served by the stand-in: {self.path}"})
 

@@ -21,8 +21,12 @@ GOLD_SENTENCE = "Тестовое предложение с тайной мет�
 
 
 def git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=root,
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
 
 
 @pytest.fixture
@@ -35,22 +39,35 @@ def project(tmp_path: Path) -> Path:
     (root / "data/interim").mkdir(parents=True)
     (root / "reports").mkdir()
     for split in ("train", "validation"):
-        pd.DataFrame({"id": [0, 1], "sentence": [f"{split} один.", f"{split} два."],
-                      "label": [1, 0], "error_type": [None, "Syntax"],
-                      "domain": "in_domain", "detailed_source": "S"}).to_parquet(
-            release / "default" / f"{split}.parquet")
-    pd.DataFrame({"id": [0], "sentence": [GOLD_SENTENCE], "label": [-1],
-                  "error_type": pd.Series([None], dtype=object),
-                  "domain": pd.Series([None], dtype=object),
-                  "detailed_source": pd.Series([None], dtype=object)}).to_parquet(
-        release / "default" / "test.parquet")
+        pd.DataFrame(
+            {
+                "id": [0, 1],
+                "sentence": [f"{split} один.", f"{split} два."],
+                "label": [1, 0],
+                "error_type": [None, "Syntax"],
+                "domain": "in_domain",
+                "detailed_source": "S",
+            }
+        ).to_parquet(release / "default" / f"{split}.parquet")
+    pd.DataFrame(
+        {
+            "id": [0],
+            "sentence": [GOLD_SENTENCE],
+            "label": [-1],
+            "error_type": pd.Series([None], dtype=object),
+            "domain": pd.Series([None], dtype=object),
+            "detailed_source": pd.Series([None], dtype=object),
+        }
+    ).to_parquet(release / "default" / "test.parquet")
     pd.DataFrame({"id": [0], "label": [0], "error_type": ["Semantics"]}).to_parquet(
-        root / "data/release/private/test_gold.parquet")
+        root / "data/release/private/test_gold.parquet"
+    )
     (release / "README.md").write_text("---\nlicense: apache-2.0\n---\n# card\n")
     split = root / "data/interim/split.parquet"
     pd.DataFrame({"sentence": ["a"], "split": ["train"]}).to_parquet(split)
-    (root / "reports/validation.json").write_text(json.dumps(
-        {"success": True, "data_sha256": file_sha256(split)}))
+    (root / "reports/validation.json").write_text(
+        json.dumps({"success": True, "data_sha256": file_sha256(split)})
+    )
     (root / ".gitignore").write_text("data/\nreports/\n")
     (root / "params.yaml").write_text("release:\n  changelog: CHANGELOG.md\n")
     git(root, "init", "-q")
@@ -71,9 +88,17 @@ def test_publish_one_commit_one_tag_no_hidden_label(run_cli, project, monkeypatc
     monkeypatch.setenv("HF_TOKEN", "hf_test_token")
     with HubStandIn() as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
-        code, stdout, stderr = run_cli("release", "publish", "--repo-id", "org/rucola",
-                                       "--version", "1.0.0", "--private-repo-id",
-                                       "org/rucola-private", cwd=project)
+        code, stdout, stderr = run_cli(
+            "release",
+            "publish",
+            "--repo-id",
+            "org/rucola",
+            "--version",
+            "1.0.0",
+            "--private-repo-id",
+            "org/rucola-private",
+            cwd=project,
+        )
     assert code == 0, stderr
     public = [c for c in hub.commits if c["repo"] == "org/rucola"]
     private = [c for c in hub.commits if c["repo"] == "org/rucola-private"]
@@ -99,8 +124,16 @@ def test_dry_run_touches_no_network(run_cli, project, monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.delenv("HF_TOKEN", raising=False)
-    code, stdout, stderr = run_cli("release", "publish", "--repo-id", "org/rucola",
-                                   "--version", "1.0.0", "--dry-run", cwd=project)
+    code, stdout, stderr = run_cli(
+        "release",
+        "publish",
+        "--repo-id",
+        "org/rucola",
+        "--version",
+        "1.0.0",
+        "--dry-run",
+        cwd=project,
+    )
     assert code == 0, stderr
     assert "default/test.parquet" in stdout and "tag v1.0.0" in stdout
     assert "sha256:" in stdout
@@ -110,8 +143,9 @@ def test_auth_failure_is_one_line(run_cli, project, monkeypatch, online):
     monkeypatch.setenv("HF_TOKEN", "hf_bad")
     with HubStandIn(fail_with=401) as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
-        code, stdout, stderr = run_cli("release", "publish", "--repo-id", "org/rucola",
-                                       "--version", "1.0.0", cwd=project)
+        code, stdout, stderr = run_cli(
+            "release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0", cwd=project
+        )
     assert code == 1
     assert "Hub refused" in stderr and "Traceback" not in stderr
     assert hub.commits == []
@@ -120,13 +154,16 @@ def test_auth_failure_is_one_line(run_cli, project, monkeypatch, online):
 def test_unreachable_hub_is_one_line(run_cli, project, monkeypatch, online):
     monkeypatch.setenv("HF_TOKEN", "hf_x")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
-    code, _, stderr = run_cli("release", "publish", "--repo-id", "org/rucola", "--version",
-                              "1.0.0", cwd=project)
+    code, _, stderr = run_cli(
+        "release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0", cwd=project
+    )
     assert code == 1 and "error:" in stderr and "Traceback" not in stderr
 
 
-@pytest.mark.parametrize("case", ["dirty", "old_version", "bad_version", "failed_validation",
-                                  "other_data", "leaked_label"])
+@pytest.mark.parametrize(
+    "case",
+    ["dirty", "old_version", "bad_version", "failed_validation", "other_data", "leaked_label"],
+)
 def test_refusals(run_cli, project, case):
     version = "1.0.0"
     if case == "dirty":
@@ -139,11 +176,20 @@ def test_refusals(run_cli, project, case):
         (project / "reports/validation.json").write_text('{"success": false}')
     elif case == "other_data":
         pd.DataFrame({"sentence": ["b"], "split": ["train"]}).to_parquet(
-            project / "data/interim/split.parquet")
+            project / "data/interim/split.parquet"
+        )
     elif case == "leaked_label":
         path = project / "data/release/rucola/default/test.parquet"
         pd.read_parquet(path).assign(label=[1]).to_parquet(path)
-    code, _, stderr = run_cli("release", "publish", "--repo-id", "org/rucola", "--version",
-                              version, "--dry-run", cwd=project)
+    code, _, stderr = run_cli(
+        "release",
+        "publish",
+        "--repo-id",
+        "org/rucola",
+        "--version",
+        version,
+        "--dry-run",
+        cwd=project,
+    )
     assert code == 1, case
     assert "error:" in stderr
