@@ -19,8 +19,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-COPY = ["dvc.yaml", "params.yaml", "data/sample", "corpus", "validation", "release",
-        ".dvc/config", ".dvc/.gitignore"]
+COPY = [
+    "dvc.yaml",
+    "params.yaml",
+    "data/sample",
+    "corpus",
+    "validation",
+    "release",
+    ".dvc/config",
+    ".dvc/.gitignore",
+]
 
 
 def run(*args: str, cwd: Path) -> float:
@@ -34,11 +42,25 @@ def bench_install(tmp: Path) -> None:
     venv = tmp / "venv"
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q",
-                    "--disable-pip-version-check", "-c", str(ROOT / "requirements/constraints.txt"),
-                    str(ROOT)], check=True, capture_output=True)
-    print(f"install: fresh .venv with the base install: {time.perf_counter() - start:.1f} s "
-          "(pip cache warm)")
+    subprocess.run(
+        [
+            str(venv / "bin/python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "-c",
+            str(ROOT / "requirements/constraints.txt"),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    print(
+        f"install: fresh .venv with the base install: {time.perf_counter() - start:.1f} s "
+        "(pip cache warm)"
+    )
 
 
 def bench_repro(tmp: Path) -> None:
@@ -69,8 +91,10 @@ def bench_filter(tmp: Path) -> None:
     from rucola.params import DEFAULTS
 
     params = dict(DEFAULTS["extract"])
-    sources = [{"path": str(shared_path / "rucola" / f), "type": "rucola_csv"}
-               for f in ("in_domain_train.csv", "in_domain_dev.csv")]
+    sources = [
+        {"path": str(shared_path / "rucola" / f), "type": "rucola_csv"}
+        for f in ("in_domain_train.csv", "in_domain_dev.csv")
+    ]
     start = time.perf_counter()
     summary = extract(sources, params, tmp / "x.parquet", tmp / "xr.parquet", tmp / "x.json")
     extract_s = time.perf_counter() - start
@@ -80,17 +104,24 @@ def bench_filter(tmp: Path) -> None:
         start = time.perf_counter()
         measure(tmp / "x.parquet", tmp / "m.parquet", frequency, progress=False)
         measure_s = time.perf_counter() - start
-        filter_params = dict(DEFAULTS["filter"], input=str(tmp / "m.parquet"),
-                             out=str(tmp / "f.parquet"), rejected=str(tmp / "fr.parquet"),
-                             report=str(tmp / "f.json"), plot=str(tmp / "p.csv"),
-                             plot_png=str(tmp / "p.png"))
+        filter_params = dict(
+            DEFAULTS["filter"],
+            input=str(tmp / "m.parquet"),
+            out=str(tmp / "f.parquet"),
+            rejected=str(tmp / "fr.parquet"),
+            report=str(tmp / "f.json"),
+            plot=str(tmp / "p.csv"),
+            plot_png=str(tmp / "p.png"),
+        )
         start = time.perf_counter()
         run_filter(filter_params)
         filter_s = time.perf_counter() - start
-        print(f"published RuCoLA in-domain ({n} sentences), {source}: measure "
-              f"{n / measure_s:,.0f} sentences/s ({measure_s:.2f} s incl. loading), "
-              f"thresholds {n / filter_s:,.0f} sentences/s, "
-              f"end to end {n / (measure_s + filter_s):,.0f} sentences/s")
+        print(
+            f"published RuCoLA in-domain ({n} sentences), {source}: measure "
+            f"{n / measure_s:,.0f} sentences/s ({measure_s:.2f} s incl. loading), "
+            f"thresholds {n / filter_s:,.0f} sentences/s, "
+            f"end to end {n / (measure_s + filter_s):,.0f} sentences/s"
+        )
     print(f"extract of the published files: {n / extract_s:,.0f} sentences/s")
 
 

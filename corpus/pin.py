@@ -16,8 +16,12 @@ from corpus.homoglyphs import fix_homoglyphs
 from corpus.normalize import normalize_text
 from rucola.errors import RucolaError
 
-RUCOLA_FILES = {"in_domain_train.csv": "train", "in_domain_dev.csv": "validation",
-                "out_of_domain_dev.csv": "validation", "test.csv": "test"}
+RUCOLA_FILES = {
+    "in_domain_train.csv": "train",
+    "in_domain_dev.csv": "validation",
+    "out_of_domain_dev.csv": "validation",
+    "test.csv": "test",
+}
 
 
 def sentence_key(sentence: str) -> str:
@@ -63,12 +67,18 @@ def load_pin(path: str | Path) -> dict[str, str]:
         table = pq.read_table(path)
         if not {"sentence", "split"} <= set(table.column_names):
             raise RucolaError("a pinned parquet needs 'sentence' and 'split' columns", path)
-        pins = {sentence_key(s): split for s, split in
-                zip(table.column("sentence").to_pylist(), table.column("split").to_pylist(),
-                    strict=True)}
+        pins = {
+            sentence_key(s): split
+            for s, split in zip(
+                table.column("sentence").to_pylist(), table.column("split").to_pylist(), strict=True
+            )
+        }
     else:
-        raise RucolaError("split.pin must be a release folder, a parquet file or a folder of "
-                          "published RuCoLA CSVs", path)
+        raise RucolaError(
+            "split.pin must be a release folder, a parquet file or a folder of "
+            "published RuCoLA CSVs",
+            path,
+        )
     unknown = set(pins.values()) - {"train", "validation", "test"}
     if unknown:
         raise RucolaError(f"unknown split name(s) {sorted(unknown)} in the pin", path)

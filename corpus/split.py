@@ -37,8 +37,9 @@ def _ratios(params: dict[str, Any], domain: str) -> list[float]:
     return ratios
 
 
-def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int,
-                  pinned: pd.Series | None = None) -> pd.Series:
+def assign_splits(
+    frame: pd.DataFrame, ratios: list[float], seed: int, pinned: pd.Series | None = None
+) -> pd.Series:
     """Split name per row of one domain (index aligned with ``frame``).
 
     A unit (group) goes to the split whose rows fall furthest behind the ratios, counted per
@@ -126,9 +127,13 @@ def _pinned(frame: pd.DataFrame, pin: str | None) -> tuple[pd.Series | None, dic
     keys = [sentence_key(s) for s in frame["sentence"]]
     pinned = pd.Series([pins.get(k) for k in keys], index=frame.index, dtype=object)
     removed = sorted(set(pins) - set(keys))
-    return pinned, {"path": str(pin), "pinned": int(pinned.notna().sum()),
-                    "new": int(pinned.isna().sum()), "removed": len(removed),
-                    "removed_examples": removed[:20]}
+    return pinned, {
+        "path": str(pin),
+        "pinned": int(pinned.notna().sum()),
+        "new": int(pinned.isna().sum()),
+        "removed": len(removed),
+        "removed_examples": removed[:20],
+    }
 
 
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
@@ -152,8 +157,8 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
     for domain in sorted(frame["domain"].unique()):
         mask = frame["domain"] == domain
         frame.loc[mask, "split"] = assign_splits(
-            frame[mask], _ratios(params, domain), seed,
-            None if pinned is None else pinned[mask])
+            frame[mask], _ratios(params, domain), seed, None if pinned is None else pinned[mask]
+        )
     # Deterministic ids: within each split, rows ordered by domain and a content hash.
     frame["_order"] = [stable_hash(s) for s in frame["sentence"]]
     frame["_split"] = frame["split"].map({s: i for i, s in enumerate(schema.SPLITS)})

@@ -162,8 +162,9 @@ def release_build(params_file: ParamsOption = Path("params.yaml")) -> None:
     from release.compat import export_rucola_csv
 
     csv_counts = export_rucola_csv(section["input"], section["compat"])
-    out.print(f"release: {section['out']} {counts}; RuCoLA CSV layout in {section['compat']} "
-              f"{csv_counts}")
+    out.print(
+        f"release: {section['out']} {counts}; RuCoLA CSV layout in {section['compat']} {csv_counts}"
+    )
 
 
 @release_app.command("publish")
@@ -171,11 +172,17 @@ def release_build(params_file: ParamsOption = Path("params.yaml")) -> None:
 def release_publish(
     repo_id: Annotated[str, typer.Option("--repo-id", help="ORG/NAME on the Hub")],
     version: Annotated[str, typer.Option("--version", help="semantic version X.Y.Z")],
-    private_repo_id: Annotated[str | None, typer.Option(
-        "--private-repo-id", help="private dataset repo for the hidden test labels")] = None,
-    previous: Annotated[Path | None, typer.Option(
-        "--previous", help="previous release (folder or parquet) for the changelog; "
-                           "default: split.pin")] = None,
+    private_repo_id: Annotated[
+        str | None,
+        typer.Option("--private-repo-id", help="private dataset repo for the hidden test labels"),
+    ] = None,
+    previous: Annotated[
+        Path | None,
+        typer.Option(
+            "--previous",
+            help="previous release (folder or parquet) for the changelog; default: split.pin",
+        ),
+    ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan only")] = False,
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
@@ -194,8 +201,7 @@ def release_publish(
     check_validation(Path(section["input"]), Path(section["validation"]))
     check_git(Path.cwd(), version)
     changelog = Path(section["changelog"])
-    plan = plan_release(params, repo_id, version, private_repo_id,
-                        None if dry_run else changelog)
+    plan = plan_release(params, repo_id, version, private_repo_id, None if dry_run else changelog)
     if dry_run:
         out.print(plan.describe(), markup=False)
         out.print("dry run: nothing was sent")

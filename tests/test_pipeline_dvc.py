@@ -67,8 +67,9 @@ def project(tmp_path_factory) -> Path:
 
 def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: Path):
     first = sh("dvc", "repro", cwd=project)
-    assert sorted(ran(first)) == sorted(["extract", "measure", "filter", "split", "baseline",
-                                         "validate", "release"])
+    assert sorted(ran(first)) == sorted(
+        ["extract", "measure", "filter", "split", "baseline", "validate", "release"]
+    )
     release = project / "data/release/rucola"
     assert (release / "README.md").is_file()
     assert (project / "data/release/private/test_gold.parquet").is_file()

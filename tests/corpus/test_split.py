@@ -138,8 +138,10 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     from corpus.split import run_split as split_stage
 
     params = dict(DEFAULTS["extract"], artefacts="keep")
-    sources = [{"path": str(shared_data / "rucola" / f), "type": "rucola_csv"}
-               for f in ("in_domain_train.csv", "in_domain_dev.csv")]
+    sources = [
+        {"path": str(shared_data / "rucola" / f), "type": "rucola_csv"}
+        for f in ("in_domain_train.csv", "in_domain_dev.csv")
+    ]
     extract(sources, params, tmp_path / "in.parquet", tmp_path / "r.parquet", tmp_path / "x.json")
     split_stage(split_params(tmp_path, pin=str(shared_data / "rucola")))
     out = pd.read_parquet(tmp_path / "out.parquet")
@@ -148,4 +150,5 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
         from corpus.pin import sentence_key
 
         assert {sentence_key(s) for s in published["sentence"]} == {
-            sentence_key(s) for s in out.loc[out["split"] == split, "sentence"]}
+            sentence_key(s) for s in out.loc[out["split"] == split, "sentence"]
+        }
