@@ -86,6 +86,7 @@ DEFAULTS: dict[str, Any] = {
         "private": "data/release/private",
         "compat": "data/release/rucola_csv",
         "changelog": "release/CHANGELOG.md",
+        "annotation_report": "reports/annotation.json",
         "pretty_name": "RuCoLA: Russian Corpus of Linguistic Acceptability",
         "license": "apache-2.0",
     },

@@ -79,3 +79,45 @@ def test_rucola_csv_export(tmp_path):
         and sample["id"].tolist() == test["id"].tolist()
     )
     assert set(sample["acceptable"]) <= {0, 1}
+
+
+def test_diff_between_two_built_release_folders(tmp_path):
+    """Hidden test labels are read back from the private gold beside each release."""
+    import json
+
+    from release.build import build_release
+    from rucola.io import file_sha256
+    from rucola.params import DEFAULTS
+
+    def release(name: str, rows: list[tuple]) -> None:
+        frame = split_frame(rows).assign(
+            mark="", group="g", origin="x:1", n_tokens=4, high_freq_share=1.0
+        )
+        frame["group"] = [f"g{i}" for i in range(len(frame))]
+        folder = tmp_path / name
+        folder.mkdir()
+        frame.to_parquet(folder / "split.parquet")
+        (folder / "v.json").write_text(
+            json.dumps({"success": True, "data_sha256": file_sha256(folder / "split.parquet")})
+        )
+        build_release(
+            folder / "split.parquet",
+            folder / "v.json",
+            DEFAULTS,
+            folder / "rucola",
+            folder / "private",
+        )
+
+    release("v1", OLD)
+    release(
+        "v2",
+        [
+            *OLD[:3],
+            ("Пёс лают громко.", 0, "Syntax", "test", "B", "in_domain"),
+            ("Новый дом стоит.", 1, None, "train", "C", "in_domain"),
+        ],
+    )
+    result = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola")
+    assert result["added"]["rows"] == 1 and result["removed"]["rows"] == 1
+    assert result["recategorised"]["rows"] == 1  # a hidden test row: Morphology -> Syntax
+    assert result["moved"]["rows"] == 0
