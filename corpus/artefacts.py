@@ -17,7 +17,7 @@ _ALTERNATION = re.compile(r"\(\s*[*?#%]|\([^()]*[^\W\d_]\s*/\s*[*?#%]?\s*[^\W\d_
 # A judgment mark (asterisk) anywhere, or a detached ?-mark run that holds one.
 _MARK_INSIDE = re.compile(r"\*|(?<!\S)[?#]{2,}(?!\S)|(?<!\S)\?[*?]")
 # Annotators' and editors' symbols that do not occur in running text.
-_NOTE_SYMBOL = re.compile(r"[\^|\\]|(?<!\S)/(?=\S)|(?<=\S)/(?!\S)")
+_NOTE_SYMBOL = re.compile(r"[\^|\\¯]|(?<!\S)/(?=\S)|(?<=\S)/(?!\S)")
 _EDITORIAL = re.compile(r"[\[\]]")
 # A Latin index letter glued to the end of a non-Latin word: ``Онаi``, ``егоj``.
 _COINDEX = re.compile(r"(?<=[^\W\d_a-zA-Z])[ijk](?![^\W\d_])")

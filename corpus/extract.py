@@ -33,6 +33,7 @@ class _Collector:
     lines_read: int = 0
     variants_added: int = 0
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
+    normalised: list[str] = field(default_factory=list)
     artefacts: list[dict[str, Any]] = field(default_factory=list)
 
     def reject(
@@ -111,7 +112,10 @@ class Extractor:
             mark, text = split_leading_mark(example.text)
         else:
             mark, text = example.mark.strip(), example.text
-        text = normalize_text(text)
+        normalised = normalize_text(text)
+        if normalised != text.strip():  # Unicode form, invisible characters or spacing
+            out.normalised.append(example.origin)
+        text = normalised
         if not text:
             out.reject(example, "empty")
             return
@@ -285,6 +289,7 @@ def extract(
             "fixes": collector.homoglyph_fixes,
         },
         "artefacts": {"rows": len(collector.artefacts), "found": collector.artefacts},
+        "normalised": {"rows": len(collector.normalised), "examples": collector.normalised[:100]},
     }
     if rows_read != summary["kept"] + summary["rejected"]:  # a bug, not a user error
         raise AssertionError(
