@@ -108,6 +108,19 @@ def check_validation(split_path: Path, report_path: Path) -> None:
         )
 
 
+def check_release_matches(release_dir: Path, split_path: Path) -> None:
+    """The folder must have been built from the validated data: its card names the hash."""
+    card = release_dir / "README.md"
+    if not card.is_file():
+        raise RucolaError("no dataset card; run 'rucola release build'", release_dir)
+    if f"`data_sha256` {file_sha256(split_path)}" not in card.read_text(encoding="utf-8"):
+        raise RucolaError(
+            "the release folder was not built from the validated data",
+            card,
+            hint="run 'rucola release build' (or 'dvc repro') again",
+        )
+
+
 def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
     if not folder.is_dir():
         raise RucolaError("release folder not found; run 'rucola release build'", folder)
@@ -141,6 +154,7 @@ def plan_release(
 ) -> Plan:
     section = params["release"]
     _version_key(version)
+    check_release_matches(Path(section["out"]), Path(section["input"]))
     files = _planned(Path(section["out"]))
     if changelog is not None and changelog.is_file():
         files.append(

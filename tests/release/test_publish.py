@@ -62,9 +62,11 @@ def project(tmp_path: Path) -> Path:
     pd.DataFrame({"id": [0], "label": [0], "error_type": ["Semantics"]}).to_parquet(
         root / "data/release/private/test_gold.parquet"
     )
-    (release / "README.md").write_text("---\nlicense: apache-2.0\n---\n# card\n")
     split = root / "data/interim/split.parquet"
     pd.DataFrame({"sentence": ["a"], "split": ["train"]}).to_parquet(split)
+    (release / "README.md").write_text(
+        f"---\nlicense: apache-2.0\n---\n# card\n(`data_sha256` {file_sha256(split)})\n"
+    )
     (root / "reports/validation.json").write_text(
         json.dumps({"success": True, "data_sha256": file_sha256(split)})
     )
@@ -162,7 +164,15 @@ def test_unreachable_hub_is_one_line(run_cli, project, monkeypatch, online):
 
 @pytest.mark.parametrize(
     "case",
-    ["dirty", "old_version", "bad_version", "failed_validation", "other_data", "leaked_label"],
+    [
+        "dirty",
+        "old_version",
+        "bad_version",
+        "failed_validation",
+        "other_data",
+        "leaked_label",
+        "stale_release",
+    ],
 )
 def test_refusals(run_cli, project, case):
     version = "1.0.0"
@@ -178,6 +188,8 @@ def test_refusals(run_cli, project, case):
         pd.DataFrame({"sentence": ["b"], "split": ["train"]}).to_parquet(
             project / "data/interim/split.parquet"
         )
+    elif case == "stale_release":
+        (project / "data/release/rucola/README.md").write_text("# an older build\n")
     elif case == "leaked_label":
         path = project / "data/release/rucola/default/test.parquet"
         pd.read_parquet(path).assign(label=[1]).to_parquet(path)
