@@ -1,62 +1,76 @@
-"""The card's pictures: token lengths by domain, violation categories by domain (the
-RuCoLA paper's Figure 1). Fixed size, dpi and no software stamp, so bytes repeat."""
+"""The card's pictures: sentence length by domain, and violation categories by domain (the
+RuCoLA paper's Figure 1, over labelled splits only).
+
+Figures are drawn with the object-oriented API on an Agg canvas (no pyplot state, no GUI
+backend), at a fixed size and dpi and without the ``Software`` stamp, so that the same rows
+give the same bytes.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from corpus import schema
 
-
-def _pyplot():  # noqa: ANN202
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+FIGSIZE = (7.0, 4.0)
+DPI = 100
 
 
-def token_length_plot(frame: pd.DataFrame, path: Path) -> None:
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    bins = range(int(frame["n_tokens"].min()), int(frame["n_tokens"].max()) + 2)
-    for domain in schema.DOMAINS:
-        values = frame.loc[frame["domain"] == domain, "n_tokens"]
-        if len(values):
-            ax.hist(values, bins=bins, alpha=0.6, label=domain)
+def _figure():  # noqa: ANN202 - (Figure, Axes)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=FIGSIZE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def _save(fig, path: str | Path) -> None:  # noqa: ANN001 - matplotlib Figure
+    fig.tight_layout()
+    fig.savefig(Path(path), format="png", dpi=DPI, metadata={"Software": None})
+
+
+def token_length_plot(frame: pd.DataFrame, path: str | Path) -> None:
+    """Histogram of ``n_tokens`` per domain (every split: a length is not a label)."""
+    fig, ax = _figure()
+    lengths = frame["n_tokens"].astype("int64")
+    if len(lengths):
+        bins = np.arange(int(lengths.min()), int(lengths.max()) + 2) - 0.5
+        for domain in schema.DOMAINS:
+            values = lengths[frame["domain"] == domain].to_numpy()
+            if len(values):
+                ax.hist(values, bins=bins, alpha=0.6, label=f"{domain} ({len(values)})")
+        ax.legend()
     ax.set_xlabel("razdel tokens per sentence")
     ax.set_ylabel("sentences")
     ax.set_title("Sentence length by domain")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, format="png", metadata={"Software": None})
-    plt.close(fig)
+    _save(fig, path)
 
 
-def category_plot(frame: pd.DataFrame, path: Path) -> None:
-    """Share of each violation category among unacceptable sentences, per domain."""
-    plt = _pyplot()
-    unacceptable = frame[frame["label"] == schema.UNACCEPTABLE]
-    shares = (
-        unacceptable.groupby("domain")["error_type"]
-        .value_counts(normalize=True)
-        .unstack(fill_value=0.0)
-        .reindex(columns=schema.ALL_ERROR_TYPES, fill_value=0.0)
-    )
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    width = 0.8 / max(len(shares), 1)
-    for i, (domain, row) in enumerate(shares.iterrows()):
-        positions = [j + i * width for j in range(len(row))]
-        ax.bar(positions, row.to_numpy() * 100, width=width, label=str(domain))
-    ax.set_xticks([j + width * (len(shares) - 1) / 2 for j in range(len(shares.columns))])
-    ax.set_xticklabels(shares.columns)
+def category_plot(labelled: pd.DataFrame, path: str | Path) -> None:
+    """Share of each violation category among unacceptable sentences, per domain.
+
+    ``labelled`` must hold train and validation rows only: test labels are hidden.
+    """
+    if (labelled["split"] == "test").any():
+        raise ValueError("category_plot must not see test rows")
+    fig, ax = _figure()
+    unacceptable = labelled[labelled["label"] == schema.UNACCEPTABLE]
+    categories = schema.ALL_ERROR_TYPES
+    domains = [d for d in schema.DOMAINS if (unacceptable["domain"] == d).any()]
+    width = 0.8 / max(len(domains), 1)
+    for i, domain in enumerate(domains):
+        part = unacceptable.loc[unacceptable["domain"] == domain, "error_type"]
+        shares = [100.0 * float((part == c).mean()) for c in categories]
+        positions = np.arange(len(categories)) + i * width
+        ax.bar(positions, shares, width=width, label=f"{domain} ({len(part)})")
+    ax.set_xticks(np.arange(len(categories)) + width * (max(len(domains), 1) - 1) / 2)
+    ax.set_xticklabels(categories)
     ax.set_ylabel("% of unacceptable sentences")
     ax.set_title("Violation categories by domain (train and validation)")
-    if len(shares):
+    if domains:
         ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, format="png", metadata={"Software": None})
-    plt.close(fig)
+    _save(fig, path)

@@ -7,7 +7,6 @@ published, from a clean git tree, under a new semantic version; all files go in 
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -95,17 +94,12 @@ def check_git(root: Path, version: str) -> None:
 
 
 def check_validation(split_path: Path, report_path: Path) -> None:
-    if not report_path.is_file():
-        raise RucolaError("no validation report; run 'rucola validate' first", report_path)
-    report = json.loads(report_path.read_text(encoding="utf-8"))
-    if not report.get("success"):
-        raise RucolaError("validation failed; fix the data and validate again", report_path)
-    if not split_path.is_file() or report.get("data_sha256") != file_sha256(split_path):
-        raise RucolaError(
-            "the validated data is not the data being published",
-            report_path,
-            hint="run 'dvc repro' (or 'rucola validate') again",
-        )
+    """The same rule as the build: a passed validation of exactly this file."""
+    from release.build import check_validated
+
+    if not split_path.is_file():
+        raise RucolaError("split data not found; run 'dvc repro'", split_path)
+    check_validated(split_path, report_path)
 
 
 def check_release_matches(release_dir: Path, split_path: Path) -> None:
