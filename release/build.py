@@ -1,12 +1,27 @@
-"""The release build: a Hugging Face dataset folder and the private gold.
+"""The release build: a Hugging Face dataset folder with its card, and the private gold.
 
-Only data that passed validation is released: the validation report must be a success
-and must carry the SHA-256 of exactly the file being released.
+Only data that passed validation is released: the validation report must be a success and
+must carry the SHA-256 of exactly the file being released.
+
+Layout of ``out_dir`` (every file written the same way each time, so two builds from the
+same input are byte-identical)::
+
+    README.md                      the dataset card (YAML configs and dataset_info)
+    token_lengths.png              n_tokens by domain
+    error_types.png                violation categories by domain (train and validation)
+    default/{split}.parquet        both domains
+    in_domain/{split}.parquet
+    out_of_domain/{split}.parquet  validation and test only (train ratio 0); absent with
+                                   no out-of-domain rows
+
+The public ``test`` files have ``label = -1`` and null ``error_type``, ``domain`` and
+``detailed_source``; the gold goes to ``private_dir/test_gold.parquet`` only.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +34,32 @@ from rucola.errors import RucolaError
 from rucola.io import atomic_dir, file_sha256
 
 RELEASE_COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source"]
-HIDDEN = ["error_type", "domain", "detailed_source"]
+HIDDEN = ["error_type", "domain", "detailed_source"]  # with the label, null in public test
+HIDDEN_LABEL = -1
+REQUIRED_COLUMNS = [*RELEASE_COLUMNS, "split", "n_tokens"]
 CONFIGS = {
     "default": schema.DOMAINS,
-    "in_domain": [schema.IN_DOMAIN],
-    "out_of_domain": [schema.OUT_OF_DOMAIN],
+    schema.IN_DOMAIN: [schema.IN_DOMAIN],
+    schema.OUT_OF_DOMAIN: [schema.OUT_OF_DOMAIN],
 }
+GOLD_FILE = "test_gold.parquet"
+PLOTS = {"token_lengths": "token_lengths.png", "error_types": "error_types.png"}
+COMPRESSION = "zstd"
+
+_STRING_COLUMNS = ["sentence", "error_type", "domain", "detailed_source"]
+GOLD_SCHEMA = pa.schema(
+    [
+        ("id", pa.int64()),
+        ("label", pa.int64()),
+        ("error_type", pa.string()),
+        ("domain", pa.string()),
+        ("detailed_source", pa.string()),
+        ("sentence", pa.string()),
+    ]
+)
 
 
-def features():  # noqa: ANN201 - datasets.Features
+def features():  # noqa: ANN201 - datasets.Features (imported lazily: datasets is slow)
     from datasets import ClassLabel, Features, Value
 
     return Features(
@@ -43,59 +75,145 @@ def features():  # noqa: ANN201 - datasets.Features
 
 
 def arrow_schema() -> pa.Schema:
+    """The released files' schema, with the features ``datasets`` reads back from it."""
     fields = pa.schema(
         [
             ("id", pa.int64()),
             ("sentence", pa.string()),
-            ("label", pa.int64()),
+            ("label", pa.int64()),  # ClassLabel storage
             ("error_type", pa.string()),
             ("domain", pa.string()),
             ("detailed_source", pa.string()),
         ]
     )
-    # The metadata ``datasets`` reads back, so ``label`` loads as a ClassLabel.
+    # The key ``datasets`` writes and reads: ``label`` loads as a ClassLabel even without
+    # the card. Column order matters here, so the JSON keys are not sorted.
     meta = {"huggingface": json.dumps({"info": {"features": features().to_dict()}})}
     return fields.with_metadata(meta)
 
 
+@dataclass(frozen=True)
+class SplitFile:
+    """One written parquet file: what the card's ``configs`` and ``dataset_info`` need."""
+
+    config: str
+    split: str
+    path: str  # relative to out_dir, POSIX
+    num_examples: int
+    num_bytes: int  # Arrow size, as ``datasets`` records it in its split info
+    file_size: int  # bytes on disk (the card's ``download_size``)
+
+
 def check_validated(input_path: Path, report_path: Path) -> None:
+    """Refuse unless the report says success for exactly the bytes of ``input_path``."""
     if not report_path.is_file():
-        raise RucolaError("no validation report; run 'rucola validate' first", report_path)
-    report = json.loads(report_path.read_text(encoding="utf-8"))
-    if not report.get("success"):
         raise RucolaError(
-            "validation failed; the release is built only from validated data", report_path
+            "no validation report; the release is built only from validated data",
+            report_path,
+            hint="run 'rucola validate' (or 'dvc repro') first",
         )
-    if report.get("data_sha256") != file_sha256(input_path):
+    try:
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RucolaError(f"the validation report is not valid JSON: {exc}", report_path) from None
+    if not isinstance(report, dict) or report.get("success") is not True:
         raise RucolaError(
-            f"the validation report is for other data than {input_path}",
+            "validation failed; the release is built only from validated data",
+            report_path,
+            hint="fix the data and run 'rucola validate' again",
+        )
+    expected = file_sha256(input_path)
+    if report.get("data_sha256") != expected:
+        raise RucolaError(
+            f"the validation report is for other data than {input_path} "
+            f"(report data_sha256 {report.get('data_sha256')!r}, file {expected})",
             report_path,
             hint="run 'rucola validate' again",
         )
 
 
-def public_rows(frame: pd.DataFrame, split: str) -> pd.DataFrame:
-    rows = frame[RELEASE_COLUMNS].sort_values("id").reset_index(drop=True)
+def read_split(input_path: Path) -> pd.DataFrame:
+    """The split stage's rows, checked for what the release relies on."""
+    frame = pq.read_table(input_path).to_pandas()
+    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    if missing:
+        raise RucolaError(f"missing column(s): {', '.join(missing)}", input_path)
+    if frame.empty:
+        raise RucolaError("no rows to release", input_path)
+    problems = {
+        "split": set(frame["split"]) - set(schema.SPLITS),
+        "domain": set(frame["domain"]) - set(schema.DOMAINS),
+        "label": set(frame["label"].tolist()) - {schema.UNACCEPTABLE, schema.ACCEPTABLE},
+    }
+    for column, unknown in problems.items():
+        if unknown:
+            shown = ", ".join(sorted(map(repr, unknown))[:5])
+            raise RucolaError(f"unexpected value(s) in '{column}': {shown}", input_path)
+    duplicated = frame.duplicated(["split", "id"])
+    if duplicated.any():
+        first = frame.loc[duplicated, ["split", "id"]].iloc[0]
+        raise RucolaError(f"id {first['id']} occurs twice in split '{first['split']}'", input_path)
+    frame = frame.copy()
+    frame["id"] = frame["id"].astype("int64")
+    frame["label"] = frame["label"].astype("int64")
+    frame["n_tokens"] = frame["n_tokens"].astype("int64")
+    return frame
+
+
+def public_rows(rows: pd.DataFrame, split: str) -> pd.DataFrame:
+    """The released columns in order, by id; the test split with its labels hidden."""
+    out = rows[RELEASE_COLUMNS].sort_values("id", kind="stable").reset_index(drop=True)
+    out = out.astype({c: object for c in _STRING_COLUMNS})
+    out = out.where(out.notna(), None)
     if split == "test":  # hidden labels: the gold lives in the private folder only
-        rows["label"] = -1
+        out["label"] = HIDDEN_LABEL
         for column in HIDDEN:
-            rows[column] = None
-    return rows
+            out[column] = None
+    return out
 
 
-def split_files(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
-    """config -> split -> public rows, leaving out empty combinations."""
+def config_splits(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
+    """config -> split -> public rows; combinations without rows (and configs without any
+    split) are left out, in the order of ``CONFIGS`` and ``schema.SPLITS``."""
     out: dict[str, dict[str, pd.DataFrame]] = {}
     for config, domains in CONFIGS.items():
         part = frame[frame["domain"].isin(domains)]
         splits = {
-            s: public_rows(part[part["split"] == s], s)
-            for s in schema.SPLITS
-            if (part["split"] == s).any()
+            split: public_rows(part[part["split"] == split], split)
+            for split in schema.SPLITS
+            if (part["split"] == split).any()
         }
         if splits:
             out[config] = splits
     return out
+
+
+def gold_rows(frame: pd.DataFrame) -> pa.Table:
+    test = frame[frame["split"] == "test"].sort_values("id", kind="stable")
+    test = test[GOLD_SCHEMA.names].astype({c: object for c in _STRING_COLUMNS})
+    test = test.where(test.notna(), None)
+    return pa.Table.from_pandas(
+        test, schema=GOLD_SCHEMA, preserve_index=False
+    ).replace_schema_metadata(None)
+
+
+def _write_split(rows: pd.DataFrame, folder: Path, config: str, split: str) -> SplitFile:
+    target = arrow_schema()
+    table = pa.Table.from_pandas(rows, schema=target, preserve_index=False)
+    table = table.replace_schema_metadata(target.metadata)  # drop the pandas metadata
+    relative = f"{config}/{split}.parquet"
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path, compression=COMPRESSION)
+    return SplitFile(
+        config=config,
+        split=split,
+        path=relative,
+        num_examples=table.num_rows,
+        # what ``datasets`` counts: the Arrow size of the table read back from the file
+        num_bytes=int(pq.read_table(path).nbytes),
+        file_size=path.stat().st_size,
+    )
 
 
 def build_release(
@@ -105,6 +223,11 @@ def build_release(
     out_dir: str | Path,
     private_dir: str | Path,
 ) -> dict:
+    """Build the public folder and the private gold; returns ``{config: {split: rows}}``.
+
+    Raises ``RucolaError`` (naming the file) when the input is missing or was not validated
+    as it is; nothing is written then. Both folders are swapped in only once both are built.
+    """
     from release.card import render_card
     from release.plots import category_plot, token_length_plot
 
@@ -112,30 +235,26 @@ def build_release(
     if not input_path.is_file():
         raise RucolaError("split data not found; run 'rucola split' first", input_path)
     check_validated(input_path, report_path)
-    frame = pq.read_table(input_path).to_pandas()
-    files = split_files(frame)
-    target = arrow_schema()
+    data_sha256 = file_sha256(input_path)
+    frame = read_split(input_path)
+    configs = config_splits(frame)
+
+    with atomic_dir(out_dir) as public, atomic_dir(private_dir) as private:
+        files = [
+            _write_split(rows, public, config, split)
+            for config, splits in configs.items()
+            for split, rows in splits.items()
+        ]
+        token_length_plot(frame, public / PLOTS["token_lengths"])
+        category_plot(frame[frame["split"] != "test"], public / PLOTS["error_types"])
+        card = render_card(frame, files, params, data_sha256, features(), PLOTS)
+        (public / "README.md").write_bytes(card.encode("utf-8"))
+        pq.write_table(gold_rows(frame), private / GOLD_FILE, compression=COMPRESSION)
+        # mkdtemp makes the folders 0700; the release is for reading, the gold stays private
+        public.chmod(0o755)
+        private.chmod(0o700)
+
     counts: dict[str, Any] = {}
-    with atomic_dir(out_dir) as tmp:
-        for config, splits in files.items():
-            (tmp / config).mkdir()
-            for split, rows in splits.items():
-                table = pa.Table.from_pandas(rows, schema=target, preserve_index=False)
-                table = table.replace_schema_metadata(target.metadata)
-                pq.write_table(table, tmp / config / f"{split}.parquet", compression="zstd")
-            counts[config] = {s: len(r) for s, r in splits.items()}
-        token_length_plot(frame, tmp / "token_lengths.png")
-        category_plot(frame[frame["split"] != "test"], tmp / "error_types.png")
-        card = render_card(frame, files, params, file_sha256(input_path), features())
-        (tmp / "README.md").write_text(card, encoding="utf-8")
-    gold = frame[frame["split"] == "test"].sort_values("id")
-    with atomic_dir(private_dir) as tmp:
-        pq.write_table(
-            pa.Table.from_pandas(
-                gold[["id", "sentence", "label", "error_type", "domain", "detailed_source"]],
-                preserve_index=False,
-            ).replace_schema_metadata(None),
-            tmp / "test_gold.parquet",
-            compression="zstd",
-        )
+    for file in files:
+        counts.setdefault(file.config, {})[file.split] = file.num_examples
     return counts

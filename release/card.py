@@ -1,14 +1,16 @@
-"""The dataset card: YAML the Hub and ``datasets`` read, and a body with computed tables.
+"""The dataset card: YAML that the Hub and ``datasets`` read, and a body with computed tables.
 
-The text lives in ``templates/card.md.j2``; this module only computes what goes into it.
-Test-split label statistics are never computed, so a card cannot leak hidden labels.
+The prose lives in ``templates/card.md.j2``; this module only computes what goes into it.
+Label statistics are computed from train and validation rows only, so the card cannot show
+a hidden test label: of the test split it gives row counts, nothing else.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import pandas as pd
@@ -16,146 +18,224 @@ import yaml
 
 from corpus import schema
 
+if TYPE_CHECKING:
+    from release.build import SplitFile
+
 TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATE = "card.md.j2"
+LICENSE_NAMES = {"apache-2.0": "the Apache License 2.0 (Apache-2.0)"}
+
+# The Hub's size_categories values.
+_SIZES = [
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+    (1_000_000_000, "100M<n<1B"),
+    (10_000_000_000, "1B<n<10B"),
+    (100_000_000_000, "10B<n<100B"),
+    (1_000_000_000_000, "100B<n<1T"),
+]
 
 
 def size_category(n: int) -> str:
-    for limit, name in [
-        (1_000, "n<1K"),
-        (10_000, "1K<n<10K"),
-        (100_000, "10K<n<100K"),
-        (1_000_000, "100K<n<1M"),
-    ]:
+    for limit, name in _SIZES:
         if n < limit:
             return name
-    return "n>1M"
+    return "n>1T"
 
 
-def _num_bytes(rows: pd.DataFrame) -> int:
-    """Arrow size of the split, as ``datasets`` records it in split info."""
-    import pyarrow as pa
+def dataset_info_yaml(files: Sequence[SplitFile], features: Any) -> list[dict[str, Any]]:
+    """``dataset_info`` as ``datasets`` itself writes it (``push_to_hub``): one entry per
+    config, sorted by name, with features, splits (name, num_bytes, num_examples; all three
+    are required, or ``datasets`` ignores the splits), download_size and dataset_size."""
+    from datasets import DatasetInfo, SplitDict, SplitInfo
+    from datasets.info import DatasetInfosDict
+    from huggingface_hub import DatasetCardData
 
-    return int(pa.Table.from_pandas(rows, preserve_index=False).nbytes)
+    infos = DatasetInfosDict()
+    for config in dict.fromkeys(f.config for f in files):
+        mine = [f for f in files if f.config == config]
+        splits = SplitDict()
+        for f in mine:
+            splits.add(SplitInfo(name=f.split, num_bytes=f.num_bytes, num_examples=f.num_examples))
+        infos[config] = DatasetInfo(
+            features=features,
+            splits=splits,
+            download_size=sum(f.file_size for f in mine),
+            dataset_size=sum(f.num_bytes for f in mine),
+            config_name=config,
+        )
+    card_data = DatasetCardData()
+    infos.to_dataset_card_data(card_data)
+    info = card_data["dataset_info"]
+    return info if isinstance(info, list) else [{"config_name": next(iter(infos)), **info}]
 
 
-def yaml_header(
-    files: dict[str, dict[str, pd.DataFrame]], params: dict, total: int, features: Any
-) -> str:
-    configs = []
-    infos = []
-    for config, splits in files.items():
+def configs_yaml(files: Sequence[SplitFile]) -> list[dict[str, Any]]:
+    """``configs``: one per config with rows, ``default: true`` on ``default``."""
+    configs: list[dict[str, Any]] = []
+    for config in dict.fromkeys(f.config for f in files):
         entry: dict[str, Any] = {
             "config_name": config,
-            "data_files": [{"split": s, "path": f"{config}/{s}.parquet"} for s in splits],
+            "data_files": [{"split": f.split, "path": f.path} for f in files if f.config == config],
         }
         if config == "default":
             entry["default"] = True
         configs.append(entry)
-        infos.append(
-            {
-                "config_name": config,
-                "features": features._to_yaml_list(),
-                "splits": [
-                    {"name": s, "num_bytes": _num_bytes(rows), "num_examples": len(rows)}
-                    for s, rows in splits.items()
-                ],
-            }
-        )
+    return configs
+
+
+def yaml_header(files: Sequence[SplitFile], params: dict, total: int, features: Any) -> str:
+    release = params["release"]
     header = {
-        "pretty_name": params["release"]["pretty_name"],
-        "license": params["release"]["license"],
+        "configs": configs_yaml(files),
+        "dataset_info": dataset_info_yaml(files, features),
         "language": ["ru"],
+        "license": release.get("license", "apache-2.0"),
+        "multilinguality": ["monolingual"],
+        "pretty_name": release["pretty_name"],
+        "size_categories": [size_category(total)],
         "task_categories": ["text-classification"],
         "task_ids": ["acceptability-classification"],
-        "size_categories": [size_category(total)],
-        "configs": configs,
-        "dataset_info": infos,
     }
-    return yaml.safe_dump(header, allow_unicode=True, sort_keys=False)
+    # Top-level keys sorted; inside the entries the order is the one ``datasets`` writes
+    # (config_name first; features in column order), the same on every build.
+    return yaml.safe_dump(
+        dict(sorted(header.items())), allow_unicode=True, sort_keys=False, width=100
+    )
 
 
-def _share(value: float) -> str:
-    return f"{value:.1%}"
+def _share(part: pd.Series) -> str:
+    return f"{part.mean():.1%}" if len(part) else "–"
 
 
 def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per (detailed_source, domain): labelled sentences, share acceptable and category
+    shares among unacceptable ones, over train and validation only; test rows are counted."""
     labelled = frame[frame["split"] != "test"]
     rows = []
-    for (domain, source), part in frame.groupby(["domain", "detailed_source"], sort=True):
-        known = labelled[(labelled["domain"] == domain) & (labelled["detailed_source"] == source)]
-        bad = known[known["label"] == schema.UNACCEPTABLE]
-        shares = [
-            _share((bad["error_type"] == c).mean()) if len(bad) else "-"
-            for c in schema.ALL_ERROR_TYPES
-        ]
+    keys = frame[["detailed_source", "domain"]].drop_duplicates()
+    keys = keys.sort_values(["domain", "detailed_source"], kind="stable")
+    for source, domain in keys.itertuples(index=False):
+        mine = (labelled["detailed_source"] == source) & (labelled["domain"] == domain)
+        known = labelled[mine]
+        bad = known.loc[known["label"] == schema.UNACCEPTABLE, "error_type"]
+        in_test = (frame["detailed_source"] == source) & (frame["domain"] == domain)
         rows.append(
             {
-                "domain": domain,
                 "source": source,
+                "domain": domain,
                 "sentences": len(known),
-                "acceptable": _share(known["label"].mean()) if len(known) else "-",
-                "shares": shares,
-                "test": int((part["split"] == "test").sum()),
+                "acceptable": _share(known["label"] == schema.ACCEPTABLE),
+                "shares": [_share(bad == c) for c in schema.ALL_ERROR_TYPES],
+                "test": int((in_test & (frame["split"] == "test")).sum()),
             }
         )
     return rows
 
 
 def split_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows per domain and split (sizes only), with a total row."""
     rows = []
-    for domain, part in frame.groupby("domain", sort=True):
-        counts = part["split"].value_counts()
-        rows.append({"domain": domain, **{s: int(counts.get(s, 0)) for s in schema.SPLITS}})
+    for domain in schema.DOMAINS:
+        part = frame[frame["domain"] == domain]
+        if len(part):
+            counts = part["split"].value_counts()
+            row = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
+            rows.append({"domain": domain, **row, "total": len(part)})
+    counts = frame["split"].value_counts()
+    total = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
+    rows.append({"domain": "**all**", **total, "total": len(frame)})
     return rows
 
 
+def config_rows(files: Sequence[SplitFile]) -> list[dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    for f in files:
+        rows.setdefault(f.config, {"config": f.config})[f.split] = f.num_examples
+    return [{s: row.get(s, "–") for s in ["config", *schema.SPLITS]} for row in rows.values()]
+
+
+def _read_report(path: Any) -> dict[str, Any] | None:
+    if not path:
+        return None
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
 def _baseline(params: dict) -> dict[str, Any] | None:
-    path = Path(params.get("baseline", {}).get("report", ""))
-    if not path.is_file():
+    """Validation scores of the baseline stage (``params['baseline']['report']``), if any."""
+    report = _read_report(params.get("baseline", {}).get("report"))
+    try:
+        lr = report["logistic_regression"]  # type: ignore[index]
+        return {
+            "majority": report["majority"]["validation"]["overall"],  # type: ignore[index]
+            "lr": lr["validation"]["overall"],
+            "features": lr["features"],
+            "C": lr["C"],
+        }
+    except (KeyError, TypeError):
         return None
-    report = json.loads(path.read_text(encoding="utf-8"))
-    lr = report["logistic_regression"]
-    return {
-        "majority": report["majority"]["validation"]["overall"],
-        "lr": lr["validation"]["overall"],
-        "features": lr["features"],
-        "C": lr["C"],
-    }
 
 
-def _annotation(params: dict) -> str | None:
-    path = Path(params.get("release", {}).get("annotation_report") or "")
-    if not path.is_file():
+def _annotation(params: dict) -> list[tuple[str, Any]] | None:
+    report = _read_report(params.get("release", {}).get("annotation_report"))
+    if report is None:
         return None
-    report = json.loads(path.read_text(encoding="utf-8"))
-    lines = ["| category | WAWA agreement |", "|---|---|"]
-    for category, value in sorted(report.get("wawa_by_category", {}).items()):
-        lines.append(f"| {category} | {value} |")
+    rows = [
+        (f"WAWA agreement, {k}", v) for k, v in sorted(report.get("wawa_by_category", {}).items())
+    ]
     if "krippendorff_alpha" in report:
-        lines.append(f"\nKrippendorff's alpha: {report['krippendorff_alpha']}")
-    return "\n".join(lines)
+        rows.append(("Krippendorff's alpha", report["krippendorff_alpha"]))
+    return rows or None
 
 
 def render_card(
     frame: pd.DataFrame,
-    files: dict[str, dict[str, pd.DataFrame]],
+    files: Sequence[SplitFile],
     params: dict,
     data_sha256: str,
     features: Any,
+    plots: dict[str, str],
 ) -> str:
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True, autoescape=False
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        keep_trailing_newline=True,
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
-    template = environment.get_template("card.md.j2")
-    return template.render(
+    configs = list(dict.fromkeys(f.config for f in files))
+    domains = [d for d in schema.DOMAINS if (frame["domain"] == d).any()]
+    ratios = params["split"]["ratios"]
+    licence = params["release"].get("license", "apache-2.0")
+    text = environment.get_template(TEMPLATE).render(
         yaml_header=yaml_header(files, params, len(frame), features),
         pretty_name=params["release"]["pretty_name"],
+        license_name=LICENSE_NAMES.get(licence, licence),
         data_sha256=data_sha256,
-        configs=", ".join(files),
+        configs=configs,
+        config_rows=config_rows(files),
+        missing_configs=[d for d in schema.DOMAINS if d not in configs],
+        domains=domains,
+        splits=schema.SPLITS,
         split_rows=split_rows(frame),
-        ratios={d: r for d, r in params["split"]["ratios"].items() if d in set(frame["domain"])},
+        ratios={d: ratios[d] for d in domains if d in ratios},
+        label_names=schema.LABEL_NAMES,
         categories=schema.ALL_ERROR_TYPES,
         source_rows=source_rows(frame),
+        plots=plots,
         baseline=_baseline(params),
         annotation=_annotation(params),
     )
+    return text.rstrip("\n") + "\n"

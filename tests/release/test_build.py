@@ -1,148 +1,404 @@
-"""The Hugging Face release folder: configs, hidden test labels, refusals, determinism."""
+"""The Hugging Face release folder: configs that load offline, hidden test labels, refusal of
+unvalidated data, byte-identical rebuilds and the card's YAML."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 import yaml
-from datasets import ClassLabel, load_dataset
 
-from release.build import build_release
-from rucola.errors import RucolaError
-from rucola.io import file_sha256
-from rucola.params import DEFAULTS
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before datasets is imported (conftest too)
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
-SECRET = "Hallucination"
+from datasets import ClassLabel, Features, load_dataset  # noqa: E402
+
+from release.build import build_release  # noqa: E402
+from release.card import size_category  # noqa: E402
+from rucola.errors import RucolaError  # noqa: E402
+from rucola.io import file_sha256  # noqa: E402
+
+PARAMS = {
+    "release": {
+        "pretty_name": "RuCoLA: Russian Corpus of Linguistic Acceptability",
+        "license": "apache-2.0",
+    },
+    "split": {"ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]}},
+}
+COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source"]
+HIDDEN = ["error_type", "domain", "detailed_source"]
+IN_SOURCES = ["Paducheva2004", "Testelets2001", "Seliverstova2004"]
+CATEGORIES = ["Morphology", "Syntax", "Semantics"]
+TEST_ONLY_SOURCE = "OnlyInTest2020"
 
 
-def split_data(tmp_path: Path, with_ood: bool = True) -> Path:
+def split_frame(with_ood: bool = True) -> pd.DataFrame:
+    """40 in-domain rows (28 train, 4 validation, 8 test; one test-only source) and, with
+    ``with_ood``, 12 out-of-domain rows (6 validation, 6 test), in scrambled order."""
     rows = []
     for i in range(40):
-        label = i % 2
-        split = ["train"] * 8 + ["validation", "test"]
+        split = "test" if i % 10 in (3, 7) else "validation" if i % 10 == 5 else "train"
+        label = 0 if i % 3 == 0 else 1
+        source = TEST_ONLY_SOURCE if i == 37 else IN_SOURCES[i % 3]
         rows.append(
             {
-                "sentence": f"Предложение номер {i} здесь.",
+                "sentence": f"Это предложение номер {i} из книги.",
                 "label": label,
-                "error_type": None if label else "Syntax",
+                "error_type": None if label else CATEGORIES[(i // 3) % 3],
                 "domain": "in_domain",
-                "detailed_source": "Book",
-                "mark": "",
-                "group": f"g{i}",
-                "origin": f"x:{i}",
-                "n_tokens": 4,
-                "high_freq_share": 1.0,
-                "split": split[i % 10],
+                "detailed_source": source,
+                "split": split,
             }
         )
     if with_ood:
-        for i in range(10):
+        for i in range(12):
+            label = 1 if i % 4 == 0 else 0
             rows.append(
                 {
-                    "sentence": f"Кандидат {i} от модели.",
-                    "label": 0,
-                    "error_type": SECRET,
+                    "sentence": f"Кандидат {i} от переводчика.",
+                    "label": label,
+                    "error_type": None if label else ["Hallucination", "Syntax"][i % 2],
                     "domain": "out_of_domain",
-                    "detailed_source": "Tatoeba",
-                    "mark": "",
-                    "group": f"o{i}",
-                    "origin": f"y:{i}",
-                    "n_tokens": 5,
-                    "high_freq_share": 1.0,
+                    "detailed_source": ["Tatoeba", "PAWS-X"][i % 2],
                     "split": "validation" if i % 2 else "test",
                 }
             )
     frame = pd.DataFrame(rows)
-    frame["id"] = frame.groupby("split").cumcount()
-    path = tmp_path / "split.parquet"
-    frame.to_parquet(path)
-    (tmp_path / "validation.json").write_text(
-        json.dumps({"success": True, "data_sha256": file_sha256(path)})
-    )
+    frame["mark"] = ""
+    frame["group"] = [f"g{i}" for i in range(len(frame))]
+    frame["origin"] = [f"sample:{i}" for i in range(len(frame))]
+    frame["n_tokens"] = frame["sentence"].str.split().str.len().astype("int64")
+    frame["high_freq_share"] = 1.0
+    frame["id"] = frame.groupby("split").cumcount().astype("int64")
+    # the release must order rows by id itself
+    return frame.sample(frac=1.0, random_state=7).reset_index(drop=True)
+
+
+def write_input(folder: Path, frame: pd.DataFrame, report: dict | None = None) -> Path:
+    """The split parquet and a validation report that passes for exactly its bytes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "split.parquet"
+    frame.to_parquet(path, index=False)
+    body = {"success": True, "data_sha256": file_sha256(path)} if report is None else report
+    (folder / "validation.json").write_text(json.dumps(body), encoding="utf-8")
     return path
 
 
-def build(tmp_path: Path, path: Path) -> dict:
+def build(folder: Path, out: str = "release") -> dict:
     return build_release(
-        path, tmp_path / "validation.json", DEFAULTS, tmp_path / "rucola", tmp_path / "private"
+        folder / "split.parquet",
+        folder / "validation.json",
+        PARAMS,
+        folder / out / "rucola",
+        folder / out / "private",
     )
 
 
-@pytest.fixture(autouse=True)
-def offline_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
-def test_every_config_loads_with_classlabel_and_hidden_test(tmp_path):
-    counts = build(tmp_path, split_data(tmp_path))
-    assert counts["out_of_domain"] == {"validation": 5, "test": 5}
-    default = load_dataset(str(tmp_path / "rucola"))
-    assert {s: default[s].num_rows for s in default} == {"train": 32, "validation": 9, "test": 9}
-    label = default["train"].features["label"]
-    assert isinstance(label, ClassLabel) and label.names == ["unacceptable", "acceptable"]
-    assert set(default["test"]["label"]) == {-1}
-    assert set(default["test"]["error_type"]) == {None}
-    ood = load_dataset(str(tmp_path / "rucola"), "out_of_domain")
-    assert set(ood) == {"validation", "test"}
-    in_domain = load_dataset(str(tmp_path / "rucola"), "in_domain")
-    assert in_domain["train"].num_rows == 32
-    gold = pd.read_parquet(tmp_path / "private/test_gold.parquet")
-    assert len(gold) == 9 and set(gold["label"]) == {0, 1}
+def front_matter(card: Path) -> dict:
+    text = card.read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    return yaml.safe_load(text.split("\n---\n", 1)[0][len("---\n") :])
 
 
-def test_no_hidden_label_anywhere_in_the_public_folder(tmp_path):
-    path = split_data(tmp_path)
-    build(tmp_path, path)
-    frame = pd.read_parquet(path)
-    test_sources = set(frame.loc[frame["split"] == "test", "detailed_source"])
-    card = (tmp_path / "rucola/README.md").read_text()
-    for file in (tmp_path / "rucola").rglob("test.parquet"):
-        public = pd.read_parquet(file)
-        assert set(public["label"]) == {-1}
-        assert public[["error_type", "domain", "detailed_source"]].isna().all().all()
-    assert "test sentences" in card and test_sources  # counts only, never label shares
+def expected_counts(frame: pd.DataFrame, domains: list[str]) -> dict[str, int]:
+    part = frame[frame["domain"].isin(domains)]
+    counts = part["split"].value_counts()
+    return {s: int(counts[s]) for s in ["train", "validation", "test"] if s in counts}
 
 
-def test_card_yaml(tmp_path):
-    build(tmp_path, split_data(tmp_path, with_ood=False))
-    text = (tmp_path / "rucola/README.md").read_text()
-    header = yaml.safe_load(text.split("---")[1])
-    assert header["language"] == ["ru"] and header["task_categories"] == ["text-classification"]
-    assert {c["config_name"] for c in header["configs"]} == {"default", "in_domain"}
-    assert header["size_categories"] == ["n<1K"]
-    assert {"license", "pretty_name", "dataset_info"} <= set(header)
+@pytest.fixture
+def hf_cache(tmp_path, monkeypatch) -> Path:
+    """A private, offline datasets cache (datasets reads its env vars at import time)."""
+    import datasets.config
+
+    cache = tmp_path / "hf"
+    monkeypatch.setenv("HF_HOME", str(cache))
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache / "datasets"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache / "datasets")
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    return cache / "datasets"
 
 
-@pytest.mark.parametrize("problem", ["failed", "other_hash", "missing"])
-def test_refuses_unvalidated_data(tmp_path, problem):
-    path = split_data(tmp_path)
-    report = tmp_path / "validation.json"
+def test_every_config_loads_offline_with_classlabel(tmp_path, hf_cache, monkeypatch):
+    data = tmp_path / "data"
+    frame = split_frame()
+    write_input(data, frame)
+    counts = build(data)
+    folder = data / "release/rucola"
+    expected = {
+        "default": expected_counts(frame, ["in_domain", "out_of_domain"]),
+        "in_domain": expected_counts(frame, ["in_domain"]),
+        "out_of_domain": expected_counts(frame, ["out_of_domain"]),
+    }
+    assert expected["out_of_domain"] == {"validation": 6, "test": 6}  # no train: ratio 0
+    assert counts == expected
+    card_info = {i["config_name"]: i for i in front_matter(folder / "README.md")["dataset_info"]}
+
+    for config, sizes in expected.items():
+        ds = load_dataset(str(folder), config, cache_dir=str(hf_cache))
+        assert {s: ds[s].num_rows for s in ds} == sizes, config
+        recorded = {s["name"]: s for s in card_info[config]["splits"]}
+        for split in ds:
+            assert ds[split].column_names == COLUMNS
+            label = ds[split].features["label"]
+            assert isinstance(label, ClassLabel)
+            assert label.names == ["unacceptable", "acceptable"]
+            ids = ds[split]["id"]
+            assert ids == sorted(ids) and len(set(ids)) == len(ids)
+            # the card's split info is what datasets itself records
+            assert ds[split].info.splits[split].num_bytes == recorded[split]["num_bytes"]
+            if split != "test":
+                domains = {"default": {"in_domain", "out_of_domain"}}.get(config, {config})
+                assert set(ds[split]["domain"]) <= domains
+                assert set(ds[split]["label"]) == {0, 1} or config == "out_of_domain"
+
+    default = load_dataset(str(folder), cache_dir=str(hf_cache))
+    assert {s: default[s].num_rows for s in default} == expected["default"]
+    monkeypatch.chdir(folder.parent)
+    by_name = load_dataset("rucola", cache_dir=str(hf_cache))
+    assert {s: by_name[s].num_rows for s in by_name} == expected["default"]
+    assert by_name["train"].features["label"].names == ["unacceptable", "acceptable"]
+
+
+def test_only_in_domain_leaves_the_out_of_domain_config_out(tmp_path, hf_cache):
+    data = tmp_path / "data"
+    frame = split_frame(with_ood=False)
+    write_input(data, frame)
+    counts = build(data)
+    folder = data / "release/rucola"
+    assert set(counts) == {"default", "in_domain"}
+    assert counts["default"] == counts["in_domain"] == {"train": 28, "validation": 4, "test": 8}
+    assert not (folder / "out_of_domain").exists()
+    header = front_matter(folder / "README.md")
+    assert [c["config_name"] for c in header["configs"]] == ["default", "in_domain"]
+    assert {i["config_name"] for i in header["dataset_info"]} == {"default", "in_domain"}
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert "no out-of-domain sentences" in card and "`out_of_domain`" in card
+
+    for config in ["default", "in_domain"]:
+        ds = load_dataset(str(folder), config, cache_dir=str(hf_cache))
+        assert {s: ds[s].num_rows for s in ds} == counts[config]
+        assert ds["validation"].features["label"].names == ["unacceptable", "acceptable"]
+    with pytest.raises(ValueError, match="out_of_domain"):
+        load_dataset(str(folder), "out_of_domain", cache_dir=str(hf_cache))
+
+
+def test_public_test_is_hidden_and_the_gold_is_private(tmp_path):
+    data = tmp_path / "data"
+    frame = split_frame()
+    write_input(data, frame)
+    build(data)
+    folder = data / "release/rucola"
+    test_files = sorted(folder.rglob("test*.parquet"))
+    assert [p.parent.name for p in test_files] == ["default", "in_domain", "out_of_domain"]
+    for path in test_files:
+        public = pq.read_table(path).to_pandas()
+        assert len(public) and set(public["label"]) == {-1}, path
+        assert public[HIDDEN].isna().all().all(), path
+
+    gold = pq.read_table(data / "release/private/test_gold.parquet").to_pandas()
+    truth = frame[frame["split"] == "test"].sort_values("id")
+    assert gold.columns.tolist() == [
+        "id",
+        "label",
+        "error_type",
+        "domain",
+        "detailed_source",
+        "sentence",
+    ]
+    assert gold["id"].tolist() == truth["id"].tolist()
+    for column in ["label", "sentence", "domain", "detailed_source"]:
+        assert gold[column].tolist() == truth[column].tolist(), column
+    assert gold["error_type"].fillna("-").tolist() == truth["error_type"].fillna("-").tolist()
+    assert not list(folder.rglob("*gold*"))
+
+
+def test_no_hidden_label_reaches_the_public_folder(tmp_path):
+    """The public folder is a function of everything but the test gold: flipping every test
+    label and category changes nothing in it but the data hash; and test sentences appear
+    only in parquet rows with the label hidden, never in the card or elsewhere."""
+    frame = split_frame()
+    flipped = frame.copy()
+    test = flipped["split"] == "test"
+    flipped.loc[test, "label"] = 1 - flipped.loc[test, "label"]
+    flipped.loc[test, "error_type"] = [
+        None if label else "Semantics" for label in flipped.loc[test, "label"]
+    ]
+    results = {}
+    for name, rows in [("a", frame), ("b", flipped)]:
+        path = write_input(tmp_path / name, rows)
+        build(tmp_path / name)
+        files = tree(tmp_path / name / "release/rucola")
+        files["README.md"] = files["README.md"].replace(file_sha256(path).encode(), b"<sha>")
+        results[name] = files
+    assert results["a"] == results["b"]
+    gold_a = pd.read_parquet(tmp_path / "a/release/private/test_gold.parquet")
+    gold_b = pd.read_parquet(tmp_path / "b/release/private/test_gold.parquet")
+    assert (gold_a["label"] != gold_b["label"]).all()
+
+    folder = tmp_path / "a/release/rucola"
+    sentences = set(frame.loc[frame["split"] == "test", "sentence"])
+    seen = set()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if path.suffix == ".parquet":
+            rows = pq.read_table(path).to_pandas()
+            hidden = rows[rows["sentence"].isin(sentences)]
+            assert set(hidden["label"]) <= {-1}, path
+            assert hidden[HIDDEN].isna().all().all(), path
+            seen |= set(hidden["sentence"])
+        else:
+            content = path.read_bytes()
+            assert not [s for s in sentences if s.encode("utf-8") in content], path
+    assert seen == sentences
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert f"| {TEST_ONLY_SOURCE} | in_domain | 0 | – | – | – | – | – | 1 |" in card
+
+
+@pytest.mark.parametrize("problem", ["failed", "other_hash", "missing", "not_json"])
+def test_refuses_unvalidated_data_and_writes_nothing(tmp_path, problem):
+    data = tmp_path / "data"
+    path = write_input(data, split_frame())
+    report = data / "validation.json"
     if problem == "failed":
         report.write_text(json.dumps({"success": False, "data_sha256": file_sha256(path)}))
     elif problem == "other_hash":
         report.write_text(json.dumps({"success": True, "data_sha256": "0" * 64}))
-    else:
+    elif problem == "missing":
         report.unlink()
-    with pytest.raises(RucolaError):
-        build(tmp_path, path)
-    assert not (tmp_path / "rucola").exists() and not (tmp_path / "private").exists()
+    else:
+        report.write_text("{not json")
+    before = sorted(p.name for p in data.iterdir())
+    with pytest.raises(RucolaError) as caught:
+        build(data)
+    assert caught.value.path == str(report)
+    assert str(report) in caught.value.format()
+    assert sorted(p.name for p in data.iterdir()) == before  # no folder, no temp folder left
+
+
+def test_refusal_keeps_the_previous_release(tmp_path):
+    data = tmp_path / "data"
+    path = write_input(data, split_frame())
+    build(data)
+    previous = tree(data / "release")
+    frame = split_frame()
+    frame.loc[0, "sentence"] = "Изменённое после проверки предложение здесь."
+    frame.to_parquet(path, index=False)  # changed after validation
+    with pytest.raises(RucolaError, match="other data"):
+        build(data)
+    assert tree(data / "release") == previous
 
 
 def test_two_builds_are_byte_identical(tmp_path):
-    path = split_data(tmp_path)
-    build(tmp_path, path)
-    first = {
-        p.relative_to(tmp_path): p.read_bytes()
-        for p in sorted(tmp_path.rglob("*"))
-        if p.is_file() and "cache" not in p.parts
+    data = tmp_path / "data"
+    write_input(data, split_frame())
+    build(data, "first")
+    first = tree(data / "first")
+    build(data, "second")
+    assert tree(data / "second") == first
+    build(data, "first")  # rebuilt over itself
+    assert tree(data / "first") == first
+    assert {
+        "rucola/README.md",
+        "rucola/token_lengths.png",
+        "private/test_gold.parquet",
+        "rucola/default/train.parquet",
+    } <= set(first)
+
+
+def test_card_yaml_and_tables(tmp_path):
+    data = tmp_path / "data"
+    frame = split_frame()
+    write_input(data, frame)
+    build(data)
+    folder = data / "release/rucola"
+    header = front_matter(folder / "README.md")
+    required = {
+        "configs",
+        "dataset_info",
+        "license",
+        "language",
+        "task_categories",
+        "task_ids",
+        "size_categories",
+        "pretty_name",
     }
-    build(tmp_path, path)
-    second = {
-        p.relative_to(tmp_path): p.read_bytes()
-        for p in sorted(tmp_path.rglob("*"))
-        if p.is_file() and "cache" not in p.parts
-    }
-    assert first == second
+    assert required <= set(header)
+    assert list(header) == sorted(header)
+    assert header["license"] == "apache-2.0" and header["language"] == ["ru"]
+    assert header["task_categories"] == ["text-classification"]
+    assert header["task_ids"] == ["acceptability-classification"]
+    assert header["size_categories"] == ["n<1K"]
+    assert header["pretty_name"] == PARAMS["release"]["pretty_name"]
+
+    configs = {c["config_name"]: c for c in header["configs"]}
+    assert [name for name, c in configs.items() if c.get("default")] == ["default"]
+    assert [f["split"] for f in configs["out_of_domain"]["data_files"]] == ["validation", "test"]
+    infos = {i["config_name"]: i for i in header["dataset_info"]}
+    assert set(infos) == set(configs) == {"default", "in_domain", "out_of_domain"}
+    for name, config in configs.items():
+        for entry in config["data_files"]:
+            rows = pq.read_metadata(folder / entry["path"]).num_rows
+            split = next(s for s in infos[name]["splits"] if s["name"] == entry["split"])
+            assert split["num_examples"] == rows
+            # the features also travel in the parquet schema metadata
+            embedded = Features.from_arrow_schema(pq.read_schema(folder / entry["path"]))
+            assert list(embedded) == COLUMNS
+            assert embedded["label"] == ClassLabel(names=["unacceptable", "acceptable"])
+        label = next(f for f in infos[name]["features"] if f["name"] == "label")
+        assert label["dtype"]["class_label"]["names"] == {"0": "unacceptable", "1": "acceptable"}
+
+    # the same YAML read by datasets' own parsers
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCardData
+
+    card_data = DatasetCardData(**header)
+    parsed = DatasetInfosDict.from_dataset_card_data(card_data)
+    assert parsed["in_domain"].splits["train"].num_examples == 28
+    assert parsed["default"].features["label"].names == ["unacceptable", "acceptable"]
+    assert set(MetadataConfigs.from_dataset_card_data(card_data)) == set(configs)
+
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    # Paducheva2004 (i % 3 == 0): labelled rows are all unacceptable, categories cycle
+    labelled = frame[(frame["split"] != "test") & (frame["detailed_source"] == "Paducheva2004")]
+    bad = labelled[labelled["label"] == 0]
+    shares = " | ".join(
+        f"{(bad['error_type'] == c).mean():.1%}"
+        for c in ["Morphology", "Syntax", "Semantics", "Hallucination"]
+    )
+    test_rows = ((frame["split"] == "test") & (frame["detailed_source"] == "Paducheva2004")).sum()
+    row = f"| Paducheva2004 | in_domain | {len(labelled)} | 0.0% | {shares} | {test_rows} |"
+    assert row in card
+    assert "![Sentence length in tokens by domain](token_lengths.png)" in card
+    assert (folder / "token_lengths.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert 'revision="vX.Y.Z"' in card and 'load_dataset("rucola")' in card
+    assert "@inproceedings{mikhailov-etal-2022-rucola" in card
+    assert f"`data_sha256` {file_sha256(data / 'split.parquet')}" in card  # publish checks it
+
+
+@pytest.mark.parametrize(
+    ("n", "category"),
+    [
+        (0, "n<1K"),
+        (999, "n<1K"),
+        (1_000, "1K<n<10K"),
+        (13_445, "10K<n<100K"),
+        (100_000, "100K<n<1M"),
+    ],
+)
+def test_size_category(n, category):
+    assert size_category(n) == category
