@@ -24,6 +24,7 @@ COPY = [
     "params.yaml",
     "data/sample",
     "corpus",
+    "generation",
     "validation",
     "release",
     ".dvc/config",

@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from rucola.annotate_cli import annotate_app
 from rucola.errors import RucolaError
 from rucola.params import load_params
 
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 release_app = typer.Typer(no_args_is_help=True, help="Build and publish releases.")
 app.add_typer(release_app, name="release")
+app.add_typer(annotate_app, name="annotate")
 
 err = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
@@ -86,6 +88,42 @@ def extract(
         f"extract: {summary['rows_read']} read, {summary['kept']} kept, "
         f"{summary['rejected']} set aside {summary['rejected_by_reason']}"
     )
+
+
+@app.command()
+@handles_errors
+def generate(
+    name: Annotated[str, typer.Argument(help="generator name under generate.generators")],
+    engine: Annotated[
+        str | None, typer.Option("--engine", help="local or ray; default: generate.engine")
+    ] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Generate out-of-domain candidates with one generator (resumes a killed run)."""
+    from generation.stage import generate as run
+
+    params = load_params(params_file)["generate"]
+    if engine is not None:
+        params["engine"] = engine
+    report = run(name, params, params_file, progress=_progress())
+    if not report["enabled"]:
+        out.print(f"generate {name}: disabled, wrote an empty candidates file")
+        return
+    resumed = f", {report['shards_resumed']} shards resumed" if report["shards_resumed"] else ""
+    out.print(
+        f"generate {name}: {report['inputs']} inputs, {report['candidates']} candidates, "
+        f"dropped {report['dropped']}{resumed} ({report['seconds']} s)"
+    )
+
+
+@app.command("merge-candidates")
+@handles_errors
+def merge_candidates(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Concatenate every enabled generator's candidates into one file."""
+    from generation.merge import merge_candidates as run
+
+    report = run(load_params(params_file)["generate"], params_file)
+    out.print(f"merge-candidates: {report['candidates']} candidates {report['by_method']}")
 
 
 @app.command()

@@ -26,6 +26,9 @@ DEFAULT_MARKS: dict[str, str] = {
     "%": "exclude",
 }
 
+# Mappings whose keys the user names (marks, generators, sources): merged whole, not checked.
+FREE_FORM = {"marks", "generators", "sources"}
+
 DEFAULTS: dict[str, Any] = {
     "extract": {
         "sources": [{"path": "data/sample/in_domain", "type": None}],
@@ -41,6 +44,22 @@ DEFAULTS: dict[str, Any] = {
         "require_error_type": True,
         "error_types": ["Morphology", "Syntax", "Semantics"],
         "encoding": "utf-8",
+    },
+    "generate": {
+        "seed": 42,
+        "engine": "local",  # local | ray
+        "ray": {"address": None, "actors": 1, "gpus_per_actor": 0, "batch_size": 256},
+        "shard_size": 2000,
+        "out_dir": "data/interim/candidates",
+        "report_dir": "reports/generate",
+        "work_dir": ".cache/rucola/generation",
+        "cache_dir": ".cache/rucola",
+        "sources": {},
+        "generators": {},
+        "merge": {
+            "out": "data/interim/candidates.parquet",
+            "report": "reports/candidates.json",
+        },
     },
     "measure": {
         "input": "data/interim/in_domain.parquet",
@@ -79,6 +98,57 @@ DEFAULTS: dict[str, Any] = {
         "input": "data/interim/split.parquet",
         "report": "reports/baseline.json",
     },
+    "annotate": {
+        # Inputs: candidates to annotate, the golden set, people's answers.
+        "candidates": "data/interim/candidates.parquet",
+        "controls": "data/sample/annotations/controls.tsv",
+        "stage1": ["data/sample/annotations/stage1"],
+        "stage2": ["data/sample/annotations/stage2"],
+        "votes": [],
+        "output_field": "violation",
+        # Task pools (annotate export).
+        "export_dir": "data/interim/annotation_tasks",
+        "page_size": 5,
+        "controls_per_page": 1,
+        "seed": 42,
+        # Cleaning and aggregation (annotate merge).
+        "method": "majority",
+        "min_votes": 3,
+        "min_control_accuracy": 0.5,
+        "min_page_seconds": 30,
+        "out": "data/interim/annotated.parquet",
+        "report": "reports/annotation.json",
+        "workers": "reports/annotation_workers.csv",
+        "plot": "reports/plots/annotation_agreement.csv",
+        "plot_png": "reports/plots/annotation_agreement.png",
+        # Labelled out-of-domain rows into the corpus stream (annotate corpus).
+        "corpus": {
+            "input": "data/interim/in_domain.parquet",
+            "annotated": "data/interim/annotated.parquet",
+            "candidates": "data/interim/candidates.parquet",
+            "out": "data/interim/combined.parquet",
+            "rejected": "data/interim/rejected/annotate.parquet",
+            "report": "reports/annotate_corpus.json",
+        },
+        # The worker model of annotate simulate.
+        "simulate": {
+            "truth": None,
+            "out_dir": None,
+            "report": "reports/annotation_simulation.json",
+            "overlap": 3,
+            "max_overlap": 5,
+            "confidence": 0.75,
+            "workers": 60,
+            "accuracy": [0.75, 0.95],
+            "spammer_share": 0.2,
+            "not_sure_rate": 0.02,
+            "expired_rate": 0.02,
+            "stage2_workers": 20,
+            "stage2_accuracy": [0.8, 0.95],
+            "stage2_spammer_share": 0.05,
+            "methods": ["majority", "dawid_skene", "wawa", "glad"],
+        },
+    },
     "release": {
         "input": "data/interim/split.parquet",
         "validation": "reports/validation.json",
@@ -101,7 +171,7 @@ def _merge(base: dict[str, Any], override: dict[str, Any], where: str, path: Pat
                 path,
                 hint="check the spelling against the README's params table",
             )
-        if isinstance(base[key], dict) and isinstance(value, dict) and key != "marks":
+        if isinstance(base[key], dict) and isinstance(value, dict) and key not in FREE_FORM:
             _merge(base[key], value, f"{where}{key}.", path)
         else:
             base[key] = value

@@ -20,6 +20,7 @@ COPY = [
     "params.yaml",
     "data/sample",
     "corpus",
+    "generation",
     "validation",
     "release",
     ".dvc/config",

@@ -1,0 +1,29 @@
+"""The candidate row (contract §4): what every generator writes, whatever its method."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+METHODS = ["translation", "back_translation", "paraphrase", "perturbation"]
+
+CANDIDATE_COLUMNS = [
+    "sentence",
+    "detailed_source",
+    "generator",
+    "method",
+    "source_sentence",
+    "seed",
+    "candidate_id",
+]
+
+CANDIDATE_SCHEMA = pa.schema(
+    [
+        ("sentence", pa.string()),
+        ("detailed_source", pa.string()),
+        ("generator", pa.string()),  # model id, or rule name for perturbations
+        ("method", pa.string()),
+        ("source_sentence", pa.string()),
+        ("seed", pa.int64()),
+        ("candidate_id", pa.string()),  # stable_hash(sentence, generator, source_sentence)
+    ]
+)

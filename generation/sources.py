@@ -1,0 +1,235 @@
+"""Reading out-of-domain source corpora (contract §4) into one list of sentences.
+
+Four layouts: a parallel TSV with ``en`` and ``ru`` columns, line-aligned file pairs
+(``X.rus`` + ``X.eng`` or ``X.ru`` + ``X.en``), Tatoeba-Challenge rows
+(``eng<TAB>rus<TAB>en text<TAB>ru text``) and plain text, one sentence (or, with
+``split_sentences``, one document) per line. Each source's id becomes ``detailed_source``.
+Sampling is seeded per source, so every generator that reads a source sees the same
+sentences, and the sample keeps the file's order.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import razdel
+
+from corpus.normalize import normalize_text
+from rucola.errors import RucolaError
+from rucola.io import stable_hash
+
+LANG_CODES = {"eng": "en", "rus": "ru", "en": "en", "ru": "ru", "deu": "de", "fra": "fr"}
+FORMATS = ["tsv", "pairs", "tatoeba", "text"]
+SOURCE_DEFAULTS: dict[str, Any] = {
+    "path": None,
+    "format": None,  # by extension when left out
+    "n": None,  # sample size; null keeps every sentence
+    "lang": "ru",  # plain text only
+    "columns": {"en": "en", "ru": "ru"},  # parallel TSV only
+    "split_sentences": False,  # plain text: a line is a document, split with razdel
+    "encoding": "utf-8",
+}
+
+
+@dataclass(frozen=True)
+class SourceSentence:
+    """One source sentence: its texts by language and where it came from."""
+
+    source: str
+    texts: dict[str, str]
+    origin: str
+
+
+@dataclass
+class SourceRead:
+    sentences: list[SourceSentence]
+    read: int
+    skipped: dict[str, int]
+
+
+def _settings(source_id: str, raw: dict[str, Any], params_path: Path) -> dict[str, Any]:
+    if not isinstance(raw, dict) or not raw.get("path"):
+        raise RucolaError(f"generate.sources.{source_id} needs a 'path'", params_path)
+    unknown = set(raw) - set(SOURCE_DEFAULTS)
+    if unknown:
+        raise RucolaError(
+            f"unknown parameter 'generate.sources.{source_id}.{sorted(unknown)[0]}'",
+            params_path,
+            hint=f"known keys: {', '.join(sorted(SOURCE_DEFAULTS))}",
+        )
+    settings = {**SOURCE_DEFAULTS, **raw}
+    fmt = settings["format"] or _format_from_path(Path(settings["path"]))
+    if fmt not in FORMATS:
+        raise RucolaError(
+            f"generate.sources.{source_id}: format must be one of {', '.join(FORMATS)}",
+            params_path,
+        )
+    settings["format"] = fmt
+    return settings
+
+
+def _format_from_path(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix in {".rus", ".eng", ".ru", ".en"} or not path.suffix:
+        return "pairs"
+    if suffix in {".tsv", ".csv"}:
+        return "tsv"
+    return "text"
+
+
+def _read_lines(path: Path, encoding: str, source_id: str) -> list[str]:
+    if not path.is_file():
+        raise RucolaError(f"source '{source_id}': file not found", path)
+    try:
+        return path.read_text(encoding=encoding).splitlines()
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise RucolaError(f"source '{source_id}': not valid {encoding}", path, line) from exc
+
+
+def _read_tsv(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
+    if not path.is_file():
+        raise RucolaError(f"source '{source_id}': file not found", path)
+    delimiter = "," if path.suffix.lower() == ".csv" else "\t"
+    out: list[SourceSentence] = []
+    with open(path, encoding=s["encoding"], newline="") as handle:
+        reader = csv.DictReader(handle, delimiter=delimiter)
+        header = reader.fieldnames or []
+        for lang, column in s["columns"].items():
+            if column not in header:
+                raise RucolaError(
+                    f"source '{source_id}': missing column '{column}' ({lang})",
+                    path,
+                    1,
+                    hint=f"columns found: {', '.join(header) or 'none'}",
+                )
+        read = 0
+        for row in reader:
+            read += 1
+            texts = {lang: (row.get(col) or "") for lang, col in s["columns"].items()}
+            out.append(SourceSentence(source_id, texts, f"{path}:{reader.line_num}"))
+    return out, read
+
+
+def _pair_files(path: Path, source_id: str) -> tuple[Path, Path]:
+    stem = path.with_suffix("") if path.suffix.lower() in {".rus", ".eng", ".ru", ".en"} else path
+    for ru_ext, en_ext in ((".rus", ".eng"), (".ru", ".en")):
+        ru, en = Path(f"{stem}{ru_ext}"), Path(f"{stem}{en_ext}")
+        if ru.is_file() or en.is_file():
+            missing = [p for p in (ru, en) if not p.is_file()]
+            if missing:
+                raise RucolaError(f"source '{source_id}': the other side is missing", missing[0])
+            return ru, en
+    raise RucolaError(
+        f"source '{source_id}': no line-aligned pair found",
+        path,
+        hint="expected X.rus + X.eng or X.ru + X.en",
+    )
+
+
+def _read_pairs(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
+    ru_path, en_path = _pair_files(path, source_id)
+    ru_lines = _read_lines(ru_path, s["encoding"], source_id)
+    en_lines = _read_lines(en_path, s["encoding"], source_id)
+    if len(ru_lines) != len(en_lines):
+        raise RucolaError(
+            f"source '{source_id}': misaligned pair: {len(ru_lines)} lines here but "
+            f"{len(en_lines)} in {en_path}",
+            ru_path,
+            min(len(ru_lines), len(en_lines)) + 1,
+        )
+    out = [
+        SourceSentence(source_id, {"ru": ru, "en": en}, f"{ru_path}:{i}")
+        for i, (ru, en) in enumerate(zip(ru_lines, en_lines, strict=True), start=1)
+    ]
+    return out, len(out)
+
+
+def _read_tatoeba(
+    path: Path, s: dict[str, Any], source_id: str
+) -> tuple[list[SourceSentence], int]:
+    out: list[SourceSentence] = []
+    lines = _read_lines(path, s["encoding"], source_id)
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            out.append(SourceSentence(source_id, {}, f"{path}:{i}"))
+            continue
+        cells = line.split("\t")
+        if len(cells) != 4:
+            raise RucolaError(
+                f"source '{source_id}': expected 4 tab-separated cells "
+                f"(lang, lang, text, text), found {len(cells)}",
+                path,
+                i,
+            )
+        texts = {}
+        for code, text in ((cells[0], cells[2]), (cells[1], cells[3])):
+            texts[LANG_CODES.get(code.strip(), code.strip())] = text
+        out.append(SourceSentence(source_id, texts, f"{path}:{i}"))
+    return out, len(lines)
+
+
+def _read_text(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
+    lang = s["lang"]
+    out: list[SourceSentence] = []
+    lines = _read_lines(path, s["encoding"], source_id)
+    for i, line in enumerate(lines, start=1):
+        origin = f"{path}:{i}"
+        if s["split_sentences"] and line.strip():
+            out.extend(
+                SourceSentence(source_id, {lang: sub.text}, origin)
+                for sub in razdel.sentenize(line)
+            )
+        else:
+            out.append(SourceSentence(source_id, {lang: line}, origin))
+    return out, len(lines)
+
+
+READERS = {"tsv": _read_tsv, "pairs": _read_pairs, "tatoeba": _read_tatoeba, "text": _read_text}
+
+
+def read_source(
+    source_id: str,
+    raw: dict[str, Any],
+    seed: int,
+    need_lang: str,
+    params_path: str | Path = "params.yaml",
+) -> SourceRead:
+    """Read, clean and sample one source; ``need_lang`` is the side the generator reads."""
+    s = _settings(source_id, raw, Path(params_path))
+    path = Path(s["path"])
+    rows, read = READERS[s["format"]](path, s, source_id)
+    skipped: dict[str, int] = {}
+    kept: list[SourceSentence] = []
+    seen: set[str] = set()
+    has_lang = False
+    for row in rows:
+        if need_lang in row.texts:
+            has_lang = True
+        text = normalize_text(row.texts.get(need_lang, "") or "")
+        if not text:
+            skipped["empty"] = skipped.get("empty", 0) + 1
+            continue
+        if text in seen:
+            skipped["duplicate"] = skipped.get("duplicate", 0) + 1
+            continue
+        seen.add(text)
+        texts = {lang: normalize_text(t or "") for lang, t in row.texts.items()}
+        kept.append(SourceSentence(row.source, texts, row.origin))
+    if rows and not has_lang:
+        raise RucolaError(
+            f"source '{source_id}' has no '{need_lang}' side, which the generator reads", path
+        )
+    if not kept:
+        raise RucolaError(f"source '{source_id}' has no sentences", path)
+    n = s["n"]
+    if n is not None and int(n) < len(kept):
+        rng = np.random.default_rng([seed, int(stable_hash(source_id, length=8), 16)])
+        chosen = np.sort(rng.choice(len(kept), size=int(n), replace=False))
+        skipped["not_sampled"] = len(kept) - int(n)
+        kept = [kept[i] for i in chosen]
+    return SourceRead(kept, read, skipped)

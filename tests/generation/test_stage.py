@@ -1,0 +1,143 @@
+"""The generate stage end to end: candidates file, report, resume, bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from generation.schema import CANDIDATE_SCHEMA
+from generation.stage import generate
+from rucola.io import stable_hash
+
+PERTURB = {"method": "perturbation", "sources": ["Wiki"], "per_sentence": 2}
+
+
+def test_perturbation_candidates_follow_the_schema(tmp_path: Path, sources, generate_params):
+    g = generate_params(tmp_path, sources, {"rules": PERTURB})
+    report = generate("rules", g)
+    table = pq.read_table(tmp_path / "candidates/rules.parquet")
+    assert table.schema.names == CANDIDATE_SCHEMA.names
+    rows = table.to_pylist()
+    assert len(rows) == report["candidates"] == 6
+    for row in rows:
+        assert row["method"] == "perturbation" and row["detailed_source"] == "Wiki"
+        assert row["candidate_id"] == stable_hash(
+            row["sentence"], row["generator"], row["source_sentence"]
+        )
+        assert row["sentence"] != row["source_sentence"] and row["seed"] == 42
+    assert report["sources"]["Wiki"] == {"read": 4, "used": 3, "empty": 1}
+    assert not (tmp_path / "work/rules").exists()
+
+
+def test_reruns_are_byte_identical(tmp_path: Path, sources, generate_params):
+    g = generate_params(tmp_path, sources, {"rules": PERTURB})
+    generate("rules", g)
+    first = (tmp_path / "candidates/rules.parquet").read_bytes()
+    generate("rules", g)
+    assert (tmp_path / "candidates/rules.parquet").read_bytes() == first
+
+
+def test_a_killed_run_resumes_and_matches_an_uninterrupted_one(
+    tmp_path: Path, sources, generate_params
+):
+    whole = generate_params(tmp_path / "a", sources, {"rules": PERTURB}, shard_size=1)
+    generate("rules", whole)
+    expected = (tmp_path / "a/candidates/rules.parquet").read_bytes()
+
+    g = generate_params(tmp_path / "b", sources, {"rules": PERTURB}, shard_size=1)
+    partial = generate("rules", g, stop_after=2)
+    assert partial == {"generator": "rules", "complete": False, "shards_done": 2}
+    assert not (tmp_path / "b/candidates/rules.parquet").exists()
+    # A torn shard (written, not recorded) is redone rather than trusted.
+    (tmp_path / "b/work/rules/shard-00002.parquet").write_bytes(b"torn")
+    report = generate("rules", g)
+    assert report["shards_resumed"] == 2
+    assert (tmp_path / "b/candidates/rules.parquet").read_bytes() == expected
+
+
+def test_changed_settings_start_afresh(tmp_path: Path, sources, generate_params):
+    g = generate_params(tmp_path, sources, {"rules": PERTURB}, shard_size=1)
+    generate("rules", g, stop_after=1)
+    g["generators"]["rules"] = {**PERTURB, "per_sentence": 1}
+    report = generate("rules", g)
+    assert report["shards_resumed"] == 0 and report["candidates"] == 3
+
+
+def test_disabled_generator_writes_an_empty_file(tmp_path: Path, sources, generate_params):
+    g = generate_params(tmp_path, sources, {"off": {**PERTURB, "enabled": False}})
+    assert generate("off", g)["enabled"] is False
+    assert pq.read_table(tmp_path / "candidates/off.parquet").num_rows == 0
+
+
+def _write_params(build, tmp_path: Path, sources: dict, generators: dict) -> Path:
+    g = build(tmp_path, sources, generators)
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump({"generate": g}, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_cli_generate_and_merge(tmp_path: Path, sources, generate_params, run_cli):
+    params = _write_params(
+        generate_params,
+        tmp_path,
+        sources,
+        {
+            "a": PERTURB,
+            "b": {**PERTURB, "per_sentence": 1, "seed": 7},
+            "c": {**PERTURB, "enabled": False},
+        },
+    )
+    for name in ("a", "b", "c"):
+        code, out, err = run_cli("generate", name, "--params", str(params))
+        assert code == 0, err
+    code, out, err = run_cli("merge-candidates", "--params", str(params))
+    assert code == 0, err
+    merged = pq.read_table(tmp_path / "candidates.parquet").to_pylist()
+    assert len(merged) == 9
+    assert {r["seed"] for r in merged} == {42, 7}
+
+
+@pytest.mark.parametrize(
+    ("generator", "message"),
+    [
+        (
+            {"method": "translation", "model": "./models/nowhere", "sources": ["Par"]},
+            "model folder not found",
+        ),
+        (
+            {"method": "translation", "model": "opus-mt-xx", "sources": ["Par"]},
+            "unknown model alias",
+        ),
+        (
+            {"method": "translation", "model": "org/not-cached", "sources": ["Par"]},
+            "not in the Hugging Face cache",
+        ),
+        ({"method": "perturbation", "sources": ["Nope"]}, "unknown source 'Nope'"),
+        ({"method": "perturbation", "sources": ["Wiki"], "top_p": 0.9}, "unknown parameter"),
+        ({"method": "perturbation", "sources": ["Bad"]}, "missing column"),
+        ({"method": "perturbation", "sources": ["Empty"]}, "has no sentences"),
+        ({"method": "paraphrase", "sources": ["Wiki"]}, "needs a model"),
+    ],
+)
+def test_bad_input_exits_1_naming_generator_and_leaves_no_file(
+    tmp_path: Path, sources, generate_params, run_cli, generator, message, monkeypatch
+):
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hf"))
+    (tmp_path / "bad.tsv").write_text("id\ten\n1\tHello there.\n", encoding="utf-8")
+    (tmp_path / "empty.txt").write_text("\n", encoding="utf-8")
+    sources = {
+        **sources,
+        "Bad": {"path": str(tmp_path / "bad.tsv")},
+        "Empty": {"path": str(tmp_path / "empty.txt")},
+    }
+    params = _write_params(generate_params, tmp_path, sources, {"broken": generator})
+    code, out, err = run_cli("generate", "broken", "--params", str(params))
+    assert code == 1
+    assert message in err
+    assert "broken" in err or "bad.tsv" in err or "empty.txt" in err
+    assert not (tmp_path / "candidates/broken.parquet").exists()
