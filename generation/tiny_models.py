@@ -140,6 +140,52 @@ def build_m2m100(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
     return folder
 
 
+def build_mbart50(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
+    """An mBART-50 many-to-many model with its 52 locale codes (en_XX, ru_RU, ...)."""
+    import torch
+    from transformers import AutoTokenizer, MBartConfig, MBartForConditionalGeneration
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    _train_sentencepiece(folder / "sentencepiece.bpe.model")
+    (folder / "tokenizer_config.json").write_text(
+        json.dumps(
+            {
+                "tokenizer_class": "MBart50Tokenizer",
+                "src_lang": "en_XX",
+                "tgt_lang": "ru_RU",
+                "bos_token": "<s>",
+                "eos_token": "</s>",
+                "unk_token": "<unk>",
+                "pad_token": "<pad>",
+            }
+        ),
+        encoding="utf-8",
+    )
+    (folder / "config.json").write_text(json.dumps({"model_type": "mbart"}), encoding="utf-8")
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    config = MBartConfig(
+        vocab_size=len(tokenizer),
+        d_model=d_model,
+        encoder_layers=1,
+        decoder_layers=1,
+        encoder_attention_heads=2,
+        decoder_attention_heads=2,
+        encoder_ffn_dim=2 * d_model,
+        decoder_ffn_dim=2 * d_model,
+        max_position_embeddings=512,
+        tokenizer_class="MBart50Tokenizer",  # as in the real checkpoints' config
+    )
+    torch.manual_seed(seed)
+    model = MBartForConditionalGeneration(config)
+    # Untied, or a random decoder repeats the language token it was forced to start with.
+    model.config.tie_word_embeddings = False
+    model.lm_head.weight = torch.nn.Parameter(torch.randn_like(model.lm_head.weight))
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def build_mt5(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
     """An mT5 text-to-text model (the ruT5 / mT5 paraphrasers' family)."""
     import torch

@@ -49,6 +49,15 @@ def _m2m_vocabulary(self: Any, model: Any, tokenizer: Any) -> list[str]:
     return out
 
 
+def _mbart_model_spec(self: Any, model: Any) -> Any:
+    """mBART is pre-norm; transformers 5 dropped ``normalize_before`` from its config."""
+    from ctranslate2.converters.transformers import BartLoader
+
+    if not hasattr(model.config, "normalize_before"):
+        model.config.normalize_before = True
+    return BartLoader.get_model_spec(self, model)
+
+
 def _fingerprint(folder: Path, quantization: str) -> str:
     parts = [ctranslate2.__version__, quantization]
     for path in sorted(folder.iterdir()):
@@ -72,6 +81,7 @@ def convert_once(model: ResolvedModel, quantization: str, cache_dir: str | Path)
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     ct2_transformers.M2M100Loader.get_vocabulary = _m2m_vocabulary
+    ct2_transformers.MBartLoader.get_model_spec = _mbart_model_spec
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         TransformersConverter(str(model.path)).convert(

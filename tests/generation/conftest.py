@@ -9,13 +9,20 @@ import pytest
 
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory) -> dict[str, Path]:
-    from generation.tiny_models import build_gpt2, build_m2m100, build_marian, build_mt5
+    from generation.tiny_models import (
+        build_gpt2,
+        build_m2m100,
+        build_marian,
+        build_mbart50,
+        build_mt5,
+    )
 
     root = tmp_path_factory.mktemp("models")
     return {
         "marian": build_marian(root / "opus-mt-tiny"),
         "marian_back": build_marian(root / "opus-mt-tiny-ru-en", seed=1),
         "m2m": build_m2m100(root / "m2m100-tiny"),
+        "mbart": build_mbart50(root / "mbart50-tiny"),
         "mt5": build_mt5(root / "mt5-tiny"),
         "gpt2": build_gpt2(root / "rugpt2-tiny"),
     }
