@@ -33,11 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-WORDS = (
-    "the old bridge was built long ago children played in yard until evening she reads "
-    "a book every day we went home river freezes at beginning of december cat sleeps on "
-    "warm windowsill doctor advised patient to walk more father gave his son new bicycle"
-).split()
+WORDS = ["the", "old", "bridge", "was", "built", "long", "ago", "children", "played", "in", "yard", "until", "evening", "she", "reads", "a", "book", "every", "day", "we", "went", "home", "river", "freezes", "at", "beginning", "of", "december", "cat", "sleeps", "on", "warm", "windowsill", "doctor", "advised", "patient", "to", "walk", "more", "father", "gave", "his", "son", "new", "bicycle"]
 
 
 def make_inputs(tokenizer, n: int, seed: int = 0) -> list[str]:
