@@ -8,17 +8,23 @@ We keep the ipm of every word's lemma rather than a share at one threshold, so e
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import razdel
-from rich.progress import track
+from rich.progress import Progress
 
 from corpus.frequency import Frequencies, load_frequencies, morph_analyzer
 from rucola.errors import RucolaError
-from rucola.io import write_parquet
+from rucola.io import atomic_path
 
 
 def is_word(token: str) -> bool:
@@ -48,31 +54,93 @@ class SentenceMeter:
         return len(tokens), [self.word_ipm(t) for t in tokens if is_word(t)]
 
 
+_METER: SentenceMeter | None = None  # set before the worker processes fork
+
+
+def _measure_sentences(sentences: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Token counts, and word ipms as flat values plus offsets (cheap to send back)."""
+    assert _METER is not None
+    counts = np.empty(len(sentences), np.int64)
+    offsets = np.empty(len(sentences) + 1, np.int32)
+    offsets[0] = 0
+    values: list[float] = []
+    for i, sentence in enumerate(sentences):
+        n, ipms = _METER.measure(sentence)
+        counts[i] = n
+        values.extend(ipms)
+        offsets[i + 1] = len(values)
+    return counts, offsets, np.asarray(values, np.float32)
+
+
+def _batches(
+    source: pq.ParquetFile, rows: int, workers: int
+) -> Iterator[tuple[pa.RecordBatch, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """Measured batches in file order, at most ``2 x workers`` batches in flight."""
+    batches = source.iter_batches(batch_size=rows)
+    if workers <= 1:
+        for batch in batches:
+            yield batch, _measure_sentences(batch.column("sentence").to_pylist())
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending: deque = deque()
+        for batch in batches:
+            pending.append(
+                (batch, pool.submit(_measure_sentences, batch.column("sentence").to_pylist()))
+            )
+            if len(pending) >= 2 * workers:
+                done, future = pending.popleft()
+                yield done, future.result()
+        while pending:
+            done, future = pending.popleft()
+            yield done, future.result()
+
+
 def measure(
-    input_path: str | Path, out: str | Path, frequency: dict[str, Any], progress: bool = True
+    input_path: str | Path,
+    out: str | Path,
+    frequency: dict[str, Any],
+    progress: bool = True,
+    workers: int | None = None,
+    batch_rows: int = 10_000,
 ) -> dict[str, Any]:
+    """Stream ``input_path`` in record batches through ``workers`` processes to ``out``.
+
+    Memory stays bounded by the batches in flight, whatever the file's size; the output
+    keeps the input's order, so it is byte-identical for any number of workers.
+    """
+    global _METER
     input_path = Path(input_path)
     if not input_path.exists():
         raise RucolaError("input not found; run the previous stage first", input_path)
-    table = pq.read_table(input_path)
-    if "sentence" not in table.column_names:
+    source = pq.ParquetFile(input_path)
+    names = source.schema_arrow.names
+    if "sentence" not in names:
         raise RucolaError("no 'sentence' column", input_path)
-    meter = SentenceMeter(load_frequencies(frequency))
-    sentences = table.column("sentence").to_pylist()
-    counts: list[int] = []
-    ipms: list[list[float]] = []
-    for sentence in track(sentences, description="measuring", disable=not progress, transient=True):
-        n, values = meter.measure(sentence)
-        counts.append(n)
-        ipms.append(values)
-    for name in ("n_tokens", "word_ipm"):
-        if name in table.column_names:
-            table = table.drop_columns(name)
-    table = table.append_column("n_tokens", pa.array(counts, pa.int64()))
-    table = table.append_column("word_ipm", pa.array(ipms, pa.list_(pa.float32())))
-    write_parquet(table, out)
+    kept = [n for n in names if n not in ("n_tokens", "word_ipm")]
+    schema = pa.schema(
+        [source.schema_arrow.field(n) for n in kept]
+        + [pa.field("n_tokens", pa.int64()), pa.field("word_ipm", pa.list_(pa.float32()))]
+    )
+    workers = workers or os.cpu_count() or 1
+    _METER = SentenceMeter(load_frequencies(frequency))
+    total = source.metadata.num_rows
+    rows = 0
+    bar = Progress(transient=True, disable=not progress)
+    with bar, atomic_path(out) as tmp:
+        task = bar.add_task("measuring", total=total)
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            for batch, (counts, offsets, values) in _batches(source, batch_rows, workers):
+                arrays = [batch.column(n) for n in kept]
+                arrays.append(pa.array(counts, pa.int64()))
+                arrays.append(pa.ListArray.from_arrays(pa.array(offsets), pa.array(values)))
+                writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
+                rows += batch.num_rows
+                bar.advance(task, batch.num_rows)
+            if rows == 0:
+                writer.write_table(schema.empty_table())
     return {
-        "rows": len(sentences),
-        "frequency_source": meter.frequencies.name,
-        "distinct_words": len(meter._ipm),
+        "rows": rows,
+        "frequency_source": _METER.frequencies.name,
+        "workers": workers,
     }

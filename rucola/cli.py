@@ -128,20 +128,32 @@ def merge_candidates(params_file: ParamsOption = Path("params.yaml")) -> None:
 
 @app.command()
 @handles_errors
-def measure(params_file: ParamsOption = Path("params.yaml")) -> None:
+def measure(
+    input_path: Annotated[
+        Path | None, typer.Option("--input", help="parquet with a sentence column")
+    ] = None,
+    out_path: Annotated[Path | None, typer.Option("--out", help="output parquet")] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="processes; default: measure.workers")
+    ] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
     """Compute attributes once per sentence: token count and word lemma frequencies."""
     from corpus.measure import measure as run
 
     params = load_params(params_file)
+    section = params["measure"]
     summary = run(
-        params["measure"]["input"],
-        params["measure"]["out"],
+        input_path or section["input"],
+        out_path or section["out"],
         params["filter"]["frequency"],
         progress=_progress(),
+        workers=workers or params["filter"]["workers"],
+        batch_rows=section["batch_rows"],
     )
     out.print(
         f"measure: {summary['rows']} sentences ({summary['frequency_source']} "
-        f"frequencies, {summary['distinct_words']} distinct words)"
+        f"frequencies, {summary['workers']} workers)"
     )
 
 

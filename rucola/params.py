@@ -64,6 +64,7 @@ DEFAULTS: dict[str, Any] = {
     "measure": {
         "input": "data/interim/in_domain.parquet",
         "out": "data/interim/measured.parquet",
+        "batch_rows": 10000,  # rows per streamed batch
     },
     "filter": {
         "input": "data/interim/measured.parquet",
@@ -77,6 +78,15 @@ DEFAULTS: dict[str, Any] = {
         "min_ipm": 1.0,
         "min_high_freq_share": 0.6,
         "frequency": {"source": "wordfreq", "path": None},
+        "near_duplicates": {
+            "enabled": True,
+            "threshold": 0.7,  # Jaccard of character shingles
+            "shingle": 5,
+            "num_perm": 64,
+            "seed": 42,
+        },
+        "reference": None,  # parquet files whose sentences rank first (screening)
+        "workers": None,  # processes for measuring; null: all cores
     },
     "split": {
         "input": "data/interim/filtered.parquet",

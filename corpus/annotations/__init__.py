@@ -1,0 +1,16 @@
+"""Crowd annotation round trip: task pools out, people's answers in, labelled rows out.
+
+RuCoLA's out-of-domain sentences became data only through people, in two stages: stage 1
+asks native speakers whether a sentence has a violation, stage 2 asks trained annotators
+which kind. The modules here follow the data one way:
+
+- ``toloka`` and ``votes``: read exports (Toloka layout, generic long CSV) into one long
+  table of votes, failing on malformed input with the file and line;
+- ``cleaning``: decide the fate of every vote (used, control, or dropped with a reason);
+- ``aggregate`` (stage 1, through crowd-kit) and ``categories`` (stage 2);
+- ``merge``: the whole merge from files to the annotated table and its report;
+- ``agreement`` and ``report``: WAWA per category, Krippendorff's alpha, the worker table;
+- ``export``: task pools with control tasks for the next round;
+- ``simulate``: answers drawn from a worker model, to plan overlap and budget;
+- ``corpus_merge``: labelled out-of-domain rows into the corpus stream.
+"""

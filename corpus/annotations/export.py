@@ -1,0 +1,261 @@
+"""Task pools for the next round of people: pages with control tasks, in the Toloka layout.
+
+A page holds ``page_size`` sentences of which ``controls_per_page`` are control tasks
+from the golden set (RuCoLA: five sentences, one control). Controls measure each worker,
+so they are drawn so that consecutive pages use different ones, and placed at a random
+position on the page; everything is shuffled with ``seed``, from inputs sorted by id, so
+the same inputs give the same pool. Rows are written page after page (every
+``page_size`` rows form one page). A Label Studio task list is written alongside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from corpus.annotations import toloka as tl
+from corpus.annotations.categories import ERROR_TYPES
+from corpus.annotations.votes import (
+    LONG_STAGE1,
+    STAGE1_FIELD,
+    STAGE2_REQUIRED,
+    UNACCEPTABLE_LABEL,
+    normalise_token,
+)
+from rucola.errors import RucolaError
+from rucola.io import read_parquet, stable_hash, write_json
+
+CONTROL_COLUMNS = ["id", "sentence", "label", "error_type", "hint"]
+TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
+
+
+def read_controls(path: str | Path) -> pd.DataFrame:
+    """The golden set: ``id, sentence, label[, error_type][, hint]`` (TSV or CSV).
+
+    ``label`` is ``1``/``acceptable`` or ``0``/``unacceptable``; ``error_type`` (needed for
+    stage-2 controls) is Morphology, Syntax, Semantics or Hallucination.
+    """
+    frame = tl.read_table(path, "," if Path(path).suffix == ".csv" else "\t")
+    frame.columns = [c if c == tl.LINE else c.strip().lower() for c in frame.columns]
+    tl.require_columns(frame, ["id", "sentence", "label"], path)
+    rows = []
+    seen: dict[str, int] = {}
+    for row in frame.to_dict("records"):
+        line = int(row[tl.LINE])
+        key = row["id"].strip()
+        if not key or not row["sentence"].strip():
+            raise RucolaError("empty id or sentence", path, line)
+        if key in seen:
+            raise RucolaError(
+                f"duplicated control id {key!r} (first at line {seen[key]})", path, line
+            )
+        seen[key] = line
+        label = LONG_STAGE1.get(normalise_token(row["label"]))
+        if label not in ("0", "1"):
+            raise RucolaError(
+                f"unknown label {row['label']!r}",
+                path,
+                line,
+                hint="use 1/acceptable or 0/unacceptable",
+            )
+        error_type = (row.get("error_type") or "").strip()
+        if error_type in ("", "0"):
+            error_type = None
+        elif error_type.lower() not in TYPES_BY_NAME:
+            raise RucolaError(
+                f"unknown error_type {error_type!r}",
+                path,
+                line,
+                hint=f"one of {', '.join(TYPES_BY_NAME.values())}",
+            )
+        else:
+            error_type = TYPES_BY_NAME[error_type.lower()]
+        if error_type and label == "1":
+            raise RucolaError("an acceptable control cannot have an error_type", path, line)
+        rows.append((key, row["sentence"].strip(), int(label), error_type, row.get("hint") or ""))
+    return pd.DataFrame(rows, columns=CONTROL_COLUMNS).sort_values("id", kind="stable")
+
+
+def stage_controls(controls: pd.DataFrame, stage: int) -> pd.DataFrame:
+    """Stage 1 uses every control; stage 2 only unacceptable ones with a category."""
+    if stage == 1:
+        return controls
+    return controls[(controls["label"] == 0) & controls["error_type"].notna()]
+
+
+def make_pages(
+    task_ids: Sequence[str],
+    control_ids: Sequence[str],
+    page_size: int,
+    controls_per_page: int,
+    rng: np.random.Generator,
+) -> list[list[tuple[str, bool]]]:
+    """Shuffle tasks into pages of ``page_size - controls_per_page`` plus the controls.
+
+    Controls come from a cycle of shuffled passes over the golden set, so no control is
+    used twice before all have been used once.
+    """
+    per_page = int(page_size) - int(controls_per_page)
+    if per_page < 1 or controls_per_page < 0:
+        raise RucolaError(
+            f"page_size {page_size} leaves no room for tasks beside {controls_per_page} controls"
+        )
+    if controls_per_page and len(control_ids) < controls_per_page:
+        raise RucolaError(
+            f"{len(control_ids)} control task(s) for {controls_per_page} per page",
+            hint="add golden sentences to annotate.controls",
+        )
+    order = [task_ids[i] for i in rng.permutation(len(task_ids))]
+    pool: list[str] = []
+    pages = []
+    for start in range(0, len(order), per_page):
+        page: list[tuple[str, bool]] = [(t, False) for t in order[start : start + per_page]]
+        chosen: list[str] = []
+        while len(chosen) < controls_per_page:
+            if not pool:
+                pool = [control_ids[i] for i in rng.permutation(len(control_ids))]
+            candidate = pool.pop(0)
+            if candidate in chosen:
+                pool.append(candidate)
+                continue
+            chosen.append(candidate)
+        for control in chosen:
+            page.insert(int(rng.integers(0, len(page) + 1)), (control, True))
+        pages.append(page)
+    return pages
+
+
+def golden_fields(stage: int, control: dict[str, Any], field: str = STAGE1_FIELD) -> dict[str, str]:
+    """The ``GOLDEN:*`` cells of a control task."""
+    if stage == 1:
+        return {tl.golden(field): "no" if control["label"] == 1 else "yes"}
+    category = str(control["error_type"]).lower()
+    return {tl.golden(f): "true" if f == category else "false" for f in STAGE2_REQUIRED}
+
+
+def pool_frame(
+    stage: int,
+    pages: list[list[tuple[str, bool]]],
+    sentences: dict[str, str],
+    controls: pd.DataFrame,
+) -> pd.DataFrame:
+    """The pool in the Toloka task layout, page after page."""
+    fields = [tl.golden(STAGE1_FIELD)] if stage == 1 else [tl.golden(f) for f in STAGE2_REQUIRED]
+    by_id = controls.set_index("id").to_dict("index")
+    rows = []
+    for page in pages:
+        for task, is_control in page:
+            row = {tl.INPUT_ID: task, tl.INPUT_SENTENCE: "", **dict.fromkeys(fields, "")}
+            row[tl.HINT_TEXT] = ""
+            if is_control:
+                control = by_id[task]
+                row[tl.INPUT_SENTENCE] = control["sentence"]
+                row.update(golden_fields(stage, control))
+                row[tl.HINT_TEXT] = control["hint"]
+            else:
+                row[tl.INPUT_SENTENCE] = sentences[task]
+            rows.append(row)
+    return pd.DataFrame(rows, columns=[tl.INPUT_ID, tl.INPUT_SENTENCE, *fields, tl.HINT_TEXT])
+
+
+def label_studio_tasks(pool: pd.DataFrame, page_size: int) -> list[dict[str, Any]]:
+    """The same pool as Label Studio tasks (``data`` per task, controls flagged)."""
+    goldens = [c for c in pool.columns if c.startswith("GOLDEN:")]
+    tasks = []
+    for i, row in enumerate(pool.to_dict("records")):
+        control = any(row[c] for c in goldens)
+        data: dict[str, Any] = {
+            "id": row[tl.INPUT_ID],
+            "sentence": row[tl.INPUT_SENTENCE],
+            "page": i // int(page_size) + 1,
+            "control": control,
+        }
+        if control:
+            data["golden"] = {c.split(":", 1)[1]: row[c] for c in goldens}
+            data["hint"] = row[tl.HINT_TEXT]
+        tasks.append({"id": i + 1, "data": data})
+    return tasks
+
+
+def read_tasks(path: str | Path) -> pd.DataFrame:
+    """Sentences to annotate: a parquet file or folder (candidates), or a CSV/TSV.
+
+    The id is ``candidate_id`` when present, else ``id``.
+    """
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.rglob("*.parquet"))
+        if not files:
+            raise RucolaError("no parquet files in the candidates folder", path)
+        frame = pd.concat([read_parquet(f) for f in files], ignore_index=True)
+    elif not path.exists():
+        raise RucolaError("no such file or folder", path)
+    elif path.suffix == ".parquet":
+        frame = read_parquet(path)
+    else:
+        frame = tl.read_table(path, "\t" if path.suffix == ".tsv" else ",")
+    key = "candidate_id" if "candidate_id" in frame.columns else "id"
+    if key not in frame.columns or "sentence" not in frame.columns:
+        raise RucolaError(
+            "expected columns candidate_id (or id) and sentence",
+            path,
+            1 if path.is_file() else None,
+        )
+    tasks = pd.DataFrame({"id": frame[key].astype(str), "sentence": frame["sentence"].astype(str)})
+    duplicated = tasks["id"].duplicated()
+    if duplicated.any():
+        raise RucolaError(f"duplicated id {tasks['id'][duplicated].iloc[0]!r}", path)
+    return tasks.sort_values("id", kind="stable").reset_index(drop=True)
+
+
+def export_pool(
+    stage: int,
+    tasks: pd.DataFrame,
+    controls: pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    page_size: int,
+    controls_per_page: int,
+    seed: int,
+) -> dict[str, Any]:
+    """Write ``stage<N>_tasks.tsv``, ``stage<N>_tasks.json`` (Label Studio) and a manifest."""
+    usable = stage_controls(controls, stage)
+    overlap = set(usable["id"]) & set(tasks["id"])
+    if overlap:
+        raise RucolaError(f"control id {sorted(overlap)[0]!r} is also a task id")
+    rng = np.random.default_rng([int(seed), stage])
+    tasks = tasks.sort_values("id", kind="stable")
+    pages = make_pages(
+        tasks["id"].tolist(), usable["id"].tolist(), page_size, controls_per_page, rng
+    )
+    pool = pool_frame(stage, pages, dict(zip(tasks["id"], tasks["sentence"], strict=True)), usable)
+    out_dir = Path(out_dir)
+    tsv = out_dir / f"stage{stage}_tasks.tsv"
+    tl.write_toloka(pool, tsv)
+    write_json(label_studio_tasks(pool, page_size), out_dir / f"stage{stage}_tasks.json")
+    manifest = {
+        "stage": stage,
+        "tasks": int(len(tasks)),
+        "pages": len(pages),
+        "page_size": int(page_size),
+        "controls_per_page": int(controls_per_page),
+        "control_rows": int(sum(c for page in pages for _, c in page)),
+        "distinct_controls": int(len(usable)),
+        "seed": int(seed),
+        "pool_id": stable_hash(*pool[tl.INPUT_ID].tolist()),
+    }
+    write_json(manifest, out_dir / f"stage{stage}_manifest.json")
+    return manifest
+
+
+def stage2_tasks(annotated: pd.DataFrame) -> pd.DataFrame:
+    """Sentences stage 1 judged unacceptable (and that have no stage-2 decision yet)."""
+    chosen = annotated[
+        (annotated["stage1_label"].astype("Int64") == int(UNACCEPTABLE_LABEL))
+        & (annotated["n_votes_stage2"] == 0)
+    ]
+    return chosen[["id", "sentence"]].sort_values("id", kind="stable").reset_index(drop=True)

@@ -1,0 +1,161 @@
+"""The merge: exports in, one labelled row per task out, plus the annotation report.
+
+``merge_votes`` works on vote tables (so that ``simulate`` can call it without files);
+``run_merge`` reads the files named in params or on the command line, and writes the
+annotated table, ``reports/annotation.json``, the worker table and the agreement plot only
+after everything has been read and checked, so a failure leaves no output behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from corpus.annotations.aggregate import LABELLED, aggregate_stage1, check_method
+from corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
+from corpus.annotations.cleaning import USED, Cleaned, clean
+from corpus.annotations.votes import STAGE1_FIELD, read_stage1, read_stage2
+from rucola.io import write_json, write_parquet
+
+ANNOTATED_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("sentence", pa.string()),
+        ("label", pa.int64()),
+        ("error_type", pa.string()),
+        ("n_votes", pa.int64()),
+        ("share_acceptable", pa.float64()),
+        ("agreement", pa.float64()),
+        ("confidence", pa.float64()),
+        ("status", pa.string()),
+        ("reason", pa.string()),
+        ("stage1_label", pa.int64()),
+        ("n_votes_stage2", pa.int64()),
+        ("categories", pa.string()),
+        ("agreement_stage2", pa.float64()),
+        ("method", pa.string()),
+    ]
+)
+
+
+@dataclass
+class MergeResult:
+    tasks: pd.DataFrame  # one row per task, ANNOTATED_SCHEMA
+    stage1: Cleaned
+    stage2: Cleaned | None
+    method: str
+
+
+def control_tasks(votes: pd.DataFrame) -> set[str]:
+    return set(votes.loc[votes["golden"].notna(), "task"])
+
+
+def first_sentences(*tables: pd.DataFrame) -> pd.Series:
+    """The first non-empty ``INPUT:sentence`` seen for each task, in reading order."""
+    parts = [t[["task", "sentence"]] for t in tables if len(t)]
+    if not parts:
+        return pd.Series(dtype=object)
+    both = pd.concat(parts, ignore_index=True)
+    both = both[both["sentence"].notna() & (both["sentence"].astype(str).str.strip() != "")]
+    return both.drop_duplicates("task").set_index("task")["sentence"]
+
+
+def merge_votes(
+    votes1: pd.DataFrame,
+    votes2: pd.DataFrame | None,
+    *,
+    method: str,
+    min_votes: int,
+    min_control_accuracy: float,
+    min_page_seconds: float | None,
+) -> MergeResult:
+    """Clean, aggregate stage 1, aggregate stage 2 over the stage-1 unacceptable tasks."""
+    check_method(method)
+    cleaned1 = clean(
+        votes1, min_control_accuracy=min_control_accuracy, min_page_seconds=min_page_seconds
+    )
+    controls = control_tasks(votes1)
+    tasks = sorted(set(votes1["task"]) - controls)
+    stage1 = aggregate_stage1(cleaned1.used, tasks, method, min_votes)
+    cleaned2 = None
+    stage2 = pd.DataFrame(columns=["task", "n_votes_stage2", "categories", "agreement_stage2"])
+    stage2 = stage2.assign(outcome=None, error_type=None, reason=None)
+    if votes2 is not None:
+        cleaned2 = clean(
+            votes2, min_control_accuracy=min_control_accuracy, min_page_seconds=min_page_seconds
+        )
+        pool = set(stage1.loc[(stage1["status"] == LABELLED) & (stage1["label"] == 0), "task"])
+        fate = cleaned2.votes["fate"]
+        outside = (fate == USED) & ~cleaned2.votes["task"].isin(pool)
+        cleaned2.votes.loc[outside, "fate"] = NOT_IN_POOL
+        stage2 = aggregate_stage2(cleaned2.used, min_votes)
+    final = combine(stage1, stage2)
+    sentences = first_sentences(votes1, votes2 if votes2 is not None else votes1.iloc[:0])
+    final.insert(1, "sentence", final["task"].map(sentences))
+    final = final.rename(columns={"task": "id"})
+    final["method"] = method
+    final = final.sort_values("id", kind="stable").reset_index(drop=True)
+    return MergeResult(_typed(final[ANNOTATED_SCHEMA.names]), cleaned1, cleaned2, method)
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Nullable integers, floats, and strings with None (not NaN) for missing values."""
+    frame = frame.copy()
+    for item in ANNOTATED_SCHEMA:
+        column = frame[item.name]
+        if pa.types.is_integer(item.type):
+            frame[item.name] = column.astype("Int64")
+        elif pa.types.is_floating(item.type):
+            frame[item.name] = column.astype(float)
+        else:
+            frame[item.name] = column.astype(object).where(column.notna(), None)
+    return frame
+
+
+def status_counts(tasks: pd.DataFrame) -> dict[str, int]:
+    return {str(k): int(v) for k, v in sorted(tasks["status"].value_counts().items())}
+
+
+def run_merge(
+    params: dict[str, Any],
+    *,
+    stage1: Sequence[str | Path],
+    stage2: Sequence[str | Path],
+    votes: Sequence[str | Path],
+    method: str,
+    output_field: str = STAGE1_FIELD,
+    out: str | Path,
+    report: str | Path,
+    workers: str | Path,
+    plot: str | Path,
+    plot_png: str | Path,
+) -> dict[str, Any]:
+    """Read, merge, then write everything; returns the report."""
+    from corpus.annotations.report import build_report, write_agreement_plot, write_workers
+
+    check_method(method)
+    votes1 = read_stage1(stage1, votes, output_field)
+    votes2 = read_stage2(stage2) if stage2 else None
+    result = merge_votes(
+        votes1,
+        votes2,
+        method=method,
+        min_votes=int(params["min_votes"]),
+        min_control_accuracy=float(params["min_control_accuracy"]),
+        min_page_seconds=params.get("min_page_seconds"),
+    )
+    data = build_report(result, params)
+    data["inputs"] = {
+        "stage1": sorted({str(s) for s in votes1["source"]}),
+        "stage2": sorted({str(s) for s in votes2["source"]}) if votes2 is not None else [],
+    }
+    write_parquet(result.tasks, out, ANNOTATED_SCHEMA)
+    write_workers(result, workers)
+    write_agreement_plot(data, plot, plot_png)
+    write_json(data, report)
+    return data

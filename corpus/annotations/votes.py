@@ -1,0 +1,418 @@
+"""Every answer source normalised to one long table of votes.
+
+Whatever the source (a Toloka export, the generic ``task,worker,label`` CSV), a vote
+becomes one row: ``task``, ``sentence``, ``worker``, ``label``, ``golden``, ``assignment``,
+``status``, ``started``, ``submitted``, ``seconds``, ``source``, ``line``, ``origin``.
+Labels are strings in one vocabulary per stage, so that cleaning and control accuracy can
+compare ``label`` with ``golden`` without knowing the stage:
+
+- stage 1: ``"1"`` acceptable, ``"0"`` unacceptable, ``"not_sure"``;
+- stage 2: the checked categories joined by ``|`` in a fixed order (``"syntax"``,
+  ``"morphology|semantics"``), ``"no_violation"``, ``"not_sure"``, or ``""`` (nothing
+  checked).
+
+Malformed input (missing columns, an unknown answer, a duplicated assignment id, a worker
+answering one task twice) fails here with the file and line, before anything is counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from corpus.annotations import toloka as tl
+from rucola.errors import RucolaError
+
+NOT_SURE = "not_sure"
+ACCEPTABLE_LABEL = "1"
+UNACCEPTABLE_LABEL = "0"
+STAGE1_FIELD = "violation"
+# Stage 1 in the Toloka layout: "is there a violation?"
+TOLOKA_STAGE1 = {"yes": UNACCEPTABLE_LABEL, "no": ACCEPTABLE_LABEL, NOT_SURE: NOT_SURE}
+# The generic long CSV speaks of acceptability directly.
+LONG_STAGE1 = {
+    "1": ACCEPTABLE_LABEL,
+    "acceptable": ACCEPTABLE_LABEL,
+    "0": UNACCEPTABLE_LABEL,
+    "unacceptable": UNACCEPTABLE_LABEL,
+    NOT_SURE: NOT_SURE,
+}
+
+CATEGORIES = ["morphology", "syntax", "semantics", "hallucination", "other"]
+NO_VIOLATION = "no_violation"
+STAGE2_FIELDS = [*CATEGORIES, NO_VIOLATION, NOT_SURE]
+STAGE2_REQUIRED = [*CATEGORIES, NO_VIOLATION]  # not_sure may be left out of a form
+BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "": False}
+
+VOTE_COLUMNS = [
+    "task",
+    "sentence",
+    "worker",
+    "label",
+    "golden",
+    "assignment",
+    "status",
+    "started",
+    "submitted",
+    "seconds",
+    "source",
+    "line",
+    "origin",
+]
+
+
+def normalise_token(value: str) -> str:
+    """``'Not sure'``, ``'not-sure'`` and ``' NOT_SURE '`` are one answer."""
+    return re.sub(r"[\s\-]+", "_", value.strip().lower())
+
+
+def expand_paths(paths: Sequence[str | Path], suffixes: Sequence[str]) -> list[Path]:
+    """Files as given, folders as their files with ``suffixes`` (sorted, recursive)."""
+    found: list[Path] = []
+    for entry in paths:
+        path = Path(entry)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in suffixes))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise RucolaError("no such file or folder", path)
+    return found
+
+
+def _map_answer(
+    value: str, vocabulary: dict[str, str], column: str, path: str | Path, line: int
+) -> str:
+    key = normalise_token(value)
+    if key not in vocabulary:
+        raise RucolaError(
+            f"unknown answer {value!r} in {column}",
+            path,
+            line,
+            hint=f"expected one of {', '.join(sorted(set(vocabulary)))}",
+        )
+    return vocabulary[key]
+
+
+def _statuses(frame: pd.DataFrame, column: str | None, path: str | Path) -> list[str]:
+    if column is None:
+        return ["ACCEPTED"] * len(frame)
+    result = []
+    for value, line in zip(frame[column], frame[tl.LINE], strict=True):
+        status = value.strip().upper() or "ACCEPTED"
+        if status not in tl.STATUSES:
+            raise RucolaError(
+                f"unknown assignment status {value!r}",
+                path,
+                int(line),
+                hint=f"expected one of {', '.join(tl.STATUSES)}",
+            )
+        result.append(status)
+    return result
+
+
+def _timestamps(frame: pd.DataFrame, column: str | None, path: str | Path) -> pd.Series:
+    if column is None:
+        return pd.Series(pd.NaT, index=frame.index, dtype="datetime64[ns, UTC]")
+    text = frame[column].str.strip()
+    parsed = pd.to_datetime(text, format="ISO8601", errors="coerce", utc=True)
+    bad = parsed.isna() & (text != "")
+    if bad.any():
+        first = bad.to_numpy().argmax()
+        raise RucolaError(
+            f"not an ISO 8601 timestamp in {column}: {text.iloc[first]!r}",
+            path,
+            int(frame[tl.LINE].iloc[first]),
+        )
+    return parsed
+
+
+def _assemble(
+    frame: pd.DataFrame,
+    path: str | Path,
+    *,
+    task: str,
+    worker: str,
+    labels: list[str | None],
+    goldens: list[str | None],
+    sentence: str | None,
+    assignment: str | None,
+    status: str | None,
+    started: str | None,
+    submitted: str | None,
+) -> pd.DataFrame:
+    lines = frame[tl.LINE].astype("int64")
+    start = _timestamps(frame, started, path)
+    end = _timestamps(frame, submitted, path)
+    source = str(path)
+    votes = pd.DataFrame(
+        {
+            "task": frame[task].str.strip().to_numpy(),
+            "sentence": frame[sentence].to_numpy() if sentence else None,
+            "worker": frame[worker].str.strip().to_numpy(),
+            "label": labels,
+            "golden": goldens,
+            "assignment": (
+                frame[assignment].str.strip().to_numpy()
+                if assignment
+                else [f"{source}:{n}" for n in lines]
+            ),
+            "status": _statuses(frame, status, path),
+            "started": start.to_numpy(),
+            "submitted": end.to_numpy(),
+            "seconds": (end - start).dt.total_seconds().to_numpy(),
+            "source": source,
+            "line": lines.to_numpy(),
+            "origin": [f"{source}:{n}" for n in lines],
+        }
+    )
+    for column, name in (("task", task), ("worker", worker)):
+        empty = votes[column] == ""
+        if empty.any():
+            raise RucolaError(f"empty {name}", path, int(votes.loc[empty, "line"].iloc[0]))
+    answered = votes["status"].isin(tl.ANSWERED_STATUSES)
+    votes.loc[~answered, "label"] = None
+    return votes[VOTE_COLUMNS]
+
+
+def stage1_from_toloka(
+    frame: pd.DataFrame, path: str | Path, field: str = STAGE1_FIELD
+) -> pd.DataFrame:
+    """Stage-1 votes from a Toloka export; ``field`` names the ``OUTPUT:`` column."""
+    task = tl.INPUT_ID if tl.INPUT_ID in frame.columns else tl.TASK_ID
+    out_col, gold_col = tl.output(field), tl.golden(field)
+    tl.require_columns(
+        frame,
+        [task, out_col, tl.ASSIGNMENT_ID, tl.WORKER_ID, tl.STATUS, tl.STARTED],
+        path,
+    )
+    answered = frame[tl.STATUS].str.strip().str.upper().isin(tl.ANSWERED_STATUSES)
+    labels: list[str | None] = []
+    goldens: list[str | None] = []
+    has_gold = gold_col in frame.columns
+    for i, (value, line) in enumerate(zip(frame[out_col], frame[tl.LINE], strict=True)):
+        line = int(line)
+        labels.append(
+            _map_answer(value, TOLOKA_STAGE1, out_col, path, line) if answered.iat[i] else None
+        )
+        gold = frame[gold_col].iat[i].strip() if has_gold else ""
+        goldens.append(_map_answer(gold, TOLOKA_STAGE1, gold_col, path, line) if gold else None)
+    return _assemble(
+        frame,
+        path,
+        task=task,
+        worker=tl.WORKER_ID,
+        labels=labels,
+        goldens=goldens,
+        sentence=tl.INPUT_SENTENCE if tl.INPUT_SENTENCE in frame.columns else None,
+        assignment=tl.ASSIGNMENT_ID,
+        status=tl.STATUS,
+        started=tl.STARTED,
+        submitted=tl.SUBMITTED if tl.SUBMITTED in frame.columns else None,
+    )
+
+
+def _stage2_label(
+    row: dict[str, str], prefix: str, fields: list[str], path: str | Path, line: int
+) -> str:
+    checked = []
+    for field in fields:
+        value = normalise_token(row[f"{prefix}{field}"])
+        if value not in BOOLEANS:
+            raise RucolaError(
+                f"unknown answer {row[f'{prefix}{field}']!r} in {prefix}{field}",
+                path,
+                line,
+                hint="expected true or false",
+            )
+        if BOOLEANS[value]:
+            checked.append(field)
+    if NOT_SURE in checked:
+        return NOT_SURE
+    return "|".join(checked)
+
+
+def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
+    """Stage-2 votes: one ``true``/``false`` ``OUTPUT:`` column per category."""
+    task = tl.INPUT_ID if tl.INPUT_ID in frame.columns else tl.TASK_ID
+    tl.require_columns(
+        frame,
+        [
+            task,
+            *(tl.output(f) for f in STAGE2_REQUIRED),
+            tl.ASSIGNMENT_ID,
+            tl.WORKER_ID,
+            tl.STATUS,
+            tl.STARTED,
+        ],
+        path,
+    )
+    fields = [f for f in STAGE2_FIELDS if tl.output(f) in frame.columns]
+    gold_fields = [f for f in STAGE2_FIELDS if tl.golden(f) in frame.columns]
+    answered = frame[tl.STATUS].str.strip().str.upper().isin(tl.ANSWERED_STATUSES)
+    labels: list[str | None] = []
+    goldens: list[str | None] = []
+    for i, row in enumerate(frame.to_dict("records")):
+        line = int(row[tl.LINE])
+        labels.append(
+            _stage2_label(row, "OUTPUT:", fields, path, line) if answered.iat[i] else None
+        )
+        is_control = any(row[tl.golden(f)].strip() for f in gold_fields)
+        goldens.append(
+            _stage2_label(row, "GOLDEN:", gold_fields, path, line) if is_control else None
+        )
+    return _assemble(
+        frame,
+        path,
+        task=task,
+        worker=tl.WORKER_ID,
+        labels=labels,
+        goldens=goldens,
+        sentence=tl.INPUT_SENTENCE if tl.INPUT_SENTENCE in frame.columns else None,
+        assignment=tl.ASSIGNMENT_ID,
+        status=tl.STATUS,
+        started=tl.STARTED,
+        submitted=tl.SUBMITTED if tl.SUBMITTED in frame.columns else None,
+    )
+
+
+def read_long(path: str | Path) -> pd.DataFrame:
+    """Stage-1 votes from the generic long table ``task,worker,label[,golden]``.
+
+    Optional columns: ``sentence``, ``assignment``, ``status``, ``started``, ``submitted``.
+    Comma-separated, or tab-separated when the file ends in ``.tsv``.
+    """
+    frame = tl.read_table(path, "\t" if Path(path).suffix == ".tsv" else ",")
+    frame.columns = [c if c == tl.LINE else c.strip().lower() for c in frame.columns]
+    tl.require_columns(frame, ["task", "worker", "label"], path)
+    optional = {c: c if c in frame.columns else None for c in ("assignment", "status")}
+    answered = (
+        frame["status"].str.strip().str.upper().replace("", "ACCEPTED").isin(tl.ANSWERED_STATUSES)
+        if optional["status"]
+        else pd.Series(True, index=frame.index)
+    )
+    labels: list[str | None] = []
+    goldens: list[str | None] = []
+    for i, (value, line) in enumerate(zip(frame["label"], frame[tl.LINE], strict=True)):
+        line = int(line)
+        labels.append(
+            _map_answer(value, LONG_STAGE1, "label", path, line) if answered.iat[i] else None
+        )
+        gold = frame["golden"].iat[i].strip() if "golden" in frame.columns else ""
+        goldens.append(_map_answer(gold, LONG_STAGE1, "golden", path, line) if gold else None)
+    return _assemble(
+        frame,
+        path,
+        task="task",
+        worker="worker",
+        labels=labels,
+        goldens=goldens,
+        sentence="sentence" if "sentence" in frame.columns else None,
+        assignment=optional["assignment"],
+        status=optional["status"],
+        started="started" if "started" in frame.columns else None,
+        submitted="submitted" if "submitted" in frame.columns else None,
+    )
+
+
+def empty_votes() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=object) for c in VOTE_COLUMNS})
+
+
+def concat_votes(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return empty_votes()
+    return pd.concat(parts, ignore_index=True)
+
+
+def check_votes(votes: pd.DataFrame) -> None:
+    """Fail on what a correct export never holds; the later of two rows is named.
+
+    - an assignment id shared by two workers, or repeated for one task (a file read twice,
+      or rows copied by hand);
+    - a worker answering the same (non-control) task twice: their second opinion would
+      count double. Control tasks may be shown to a worker again; each answer then only
+      feeds the worker's control accuracy;
+    - a task that is a control in one row and not in another (a control id reused).
+    """
+    if votes.empty:
+        return
+    owners = votes.groupby("assignment", sort=False)["worker"].transform("first")
+    clash = votes["worker"] != owners
+    if clash.any():
+        row = votes[clash].iloc[0]
+        first = votes[(votes["assignment"] == row["assignment"])].iloc[0]
+        raise RucolaError(
+            f"duplicated assignment id {row['assignment']!r}: worker {row['worker']!r} "
+            f"here, worker {first['worker']!r} at {first['origin']}",
+            row["source"],
+            int(row["line"]),
+        )
+    repeated = votes.duplicated(["assignment", "task"], keep="first")
+    if repeated.any():
+        row = votes[repeated].iloc[0]
+        first = votes[(votes["assignment"] == row["assignment"]) & (votes["task"] == row["task"])]
+        raise RucolaError(
+            f"duplicated assignment id {row['assignment']!r} for task {row['task']!r} "
+            f"(first at {first['origin'].iloc[0]})",
+            row["source"],
+            int(row["line"]),
+            hint="was a file given twice?",
+        )
+    is_control = votes["golden"].notna()
+    controls = set(votes.loc[is_control, "task"])
+    mixed = ~is_control & votes["task"].isin(controls)
+    if mixed.any():
+        row = votes[mixed].iloc[0]
+        first = votes[is_control & (votes["task"] == row["task"])].iloc[0]
+        raise RucolaError(
+            f"task {row['task']!r} has no golden answer here but is a control task at "
+            f"{first['origin']}",
+            row["source"],
+            int(row["line"]),
+            hint="control ids must differ from the ids of the sentences to annotate",
+        )
+    answered = votes["status"].isin(tl.ANSWERED_STATUSES) & ~is_control
+    subset = votes[answered]
+    twice = subset.duplicated(["worker", "task"], keep="first")
+    if twice.any():
+        row = subset[twice].iloc[0]
+        first = subset[(subset["worker"] == row["worker"]) & (subset["task"] == row["task"])]
+        raise RucolaError(
+            f"worker {row['worker']!r} answered task {row['task']!r} twice "
+            f"(first at {first['origin'].iloc[0]})",
+            row["source"],
+            int(row["line"]),
+            hint="one worker may give one vote per task",
+        )
+
+
+def read_stage1(
+    exports: Sequence[str | Path],
+    long_tables: Sequence[str | Path] = (),
+    field: str = STAGE1_FIELD,
+) -> pd.DataFrame:
+    """All stage-1 votes: Toloka exports (``.tsv``; ``.csv`` files are long tables)."""
+    parts = []
+    for path in expand_paths(exports, (".tsv", ".csv")):
+        if path.suffix == ".csv":
+            parts.append(read_long(path))
+        else:
+            parts.append(stage1_from_toloka(tl.read_toloka(path), path, field))
+    parts.extend(read_long(path) for path in expand_paths(long_tables, (".csv", ".tsv")))
+    votes = concat_votes(parts)
+    check_votes(votes)
+    return votes
+
+
+def read_stage2(exports: Sequence[str | Path]) -> pd.DataFrame:
+    parts = [
+        stage2_from_toloka(tl.read_toloka(path), path) for path in expand_paths(exports, (".tsv",))
+    ]
+    votes = concat_votes(parts)
+    check_votes(votes)
+    return votes

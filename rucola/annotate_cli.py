@@ -1,0 +1,300 @@
+"""``rucola annotate``: task pools out, people's answers in, labelled rows into the corpus.
+
+Every option defaults to the ``annotate`` section of the params file, so DVC stages call
+these commands without options. This module imports nothing from ``rucola.cli`` at import
+time (``rucola.cli`` registers this sub-app), which keeps the import graph acyclic.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+annotate_app = typer.Typer(
+    no_args_is_help=True,
+    help="Crowd annotation: export task pools, merge answers, simulate, add to the corpus.",
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+ParamsOption = Annotated[Path, typer.Option("--params", help="params file to read")]
+StageFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--stage1", help="stage-1 export: Toloka TSV or long CSV, file or folder (repeatable)"
+    ),
+]
+Stage2Files = Annotated[
+    list[Path] | None,
+    typer.Option("--stage2", help="stage-2 export: Toloka TSV, file or folder (repeatable)"),
+]
+VoteFiles = Annotated[
+    list[Path] | None,
+    typer.Option("--votes", help="long CSV task,worker,label[,golden] (repeatable)"),
+]
+MethodOption = Annotated[
+    str | None,
+    typer.Option("--method", help="majority | dawid_skene | wawa | glad; default: annotate.method"),
+]
+FieldOption = Annotated[
+    str | None,
+    typer.Option(
+        "--output-field", help="stage-1 OUTPUT field name; default: annotate.output_field"
+    ),
+]
+
+
+def _handles_errors(func: F) -> F:
+    """``rucola.cli.handles_errors``, looked up when the command runs (no import cycle)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from rucola.cli import handles_errors
+
+        return handles_errors(func)(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _section(params_file: Path) -> dict[str, Any]:
+    from rucola.params import load_params
+
+    return load_params(params_file)["annotate"]
+
+
+def _inputs(
+    section: dict[str, Any],
+    stage1: list[Path] | None,
+    stage2: list[Path] | None,
+    votes: list[Path] | None,
+) -> tuple[list[Any], list[Any], list[Any]]:
+    """Command-line inputs replace the params' inputs as a whole, never in part."""
+    if stage1 or stage2 or votes:
+        return list(stage1 or []), list(stage2 or []), list(votes or [])
+    return (
+        list(section["stage1"] or []),
+        list(section["stage2"] or []),
+        list(section["votes"] or []),
+    )
+
+
+def _console():  # noqa: ANN202 - rich Console
+    from rucola.cli import out
+
+    return out
+
+
+@annotate_app.command("export")
+@_handles_errors
+def export(
+    stage: Annotated[int, typer.Option("--stage", min=1, max=2, help="1 or 2")] = 1,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="output folder; default: annotate.export_dir")
+    ] = None,
+    candidates: Annotated[
+        Path | None,
+        typer.Option("--candidates", help="stage 1: candidates parquet (file or folder) or CSV"),
+    ] = None,
+    controls: Annotated[
+        Path | None, typer.Option("--controls", help="golden set; default: annotate.controls")
+    ] = None,
+    stage1: StageFiles = None,
+    votes: VoteFiles = None,
+    method: MethodOption = None,
+    output_field: FieldOption = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Write a task pool in the Toloka layout (and as Label Studio tasks).
+
+    Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
+    """
+    from corpus.annotations.export import export_pool, read_controls, read_tasks, stage2_tasks
+    from corpus.annotations.merge import merge_votes
+    from corpus.annotations.votes import read_stage1
+
+    section = _section(params_file)
+    golden = read_controls(controls or section["controls"])
+    if stage == 1:
+        tasks = read_tasks(candidates or section["candidates"])
+    else:
+        files, _, long_tables = _inputs(section, stage1, None, votes)
+        votes1 = read_stage1(files, long_tables, output_field or section["output_field"])
+        result = merge_votes(
+            votes1,
+            None,
+            method=method or section["method"],
+            min_votes=int(section["min_votes"]),
+            min_control_accuracy=float(section["min_control_accuracy"]),
+            min_page_seconds=section["min_page_seconds"],
+        )
+        tasks = stage2_tasks(result.tasks)
+        if tasks["sentence"].isna().any():
+            known = read_tasks(candidates or section["candidates"]).set_index("id")["sentence"]
+            tasks["sentence"] = tasks["sentence"].fillna(tasks["id"].map(known))
+        unknown = tasks["sentence"].isna()
+        if unknown.any():
+            from rucola.errors import RucolaError
+
+            raise RucolaError(
+                f"no sentence for task {tasks.loc[unknown, 'id'].iloc[0]!r}",
+                hint="the stage-1 export lacks INPUT:sentence and the candidates lack the id",
+            )
+    manifest = export_pool(
+        stage,
+        tasks,
+        golden,
+        out_dir or section["export_dir"],
+        page_size=int(section["page_size"]),
+        controls_per_page=int(section["controls_per_page"]),
+        seed=int(section["seed"]),
+    )
+    _console().print(
+        f"annotate export: stage {stage}, {manifest['tasks']} tasks on {manifest['pages']} "
+        f"pages with {manifest['control_rows']} control rows -> {out_dir or section['export_dir']}"
+    )
+
+
+@annotate_app.command("merge")
+@_handles_errors
+def merge(
+    stage1: StageFiles = None,
+    stage2: Stage2Files = None,
+    votes: VoteFiles = None,
+    method: MethodOption = None,
+    output_field: FieldOption = None,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", help="annotated parquet; default: annotate.out")
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="report JSON; default: annotate.report")
+    ] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Clean and aggregate the answers of both stages into one labelled row per task."""
+    from corpus.annotations.merge import run_merge
+
+    section = _section(params_file)
+    files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
+    summary = run_merge(
+        section,
+        stage1=files1,
+        stage2=files2,
+        votes=long_tables,
+        method=method or section["method"],
+        output_field=output_field or section["output_field"],
+        out=out_path or section["out"],
+        report=report or section["report"],
+        workers=section["workers"],
+        plot=section["plot"],
+        plot_png=section["plot_png"],
+    )
+    votes_line = ", ".join(
+        f"stage {k[-1]}: {v['read']} read, {v['used']} used, {v['control']} control, "
+        f"{v['dropped']} dropped {v['dropped_by_reason']}"
+        for k, v in sorted(summary["votes"].items())
+    )
+    out = _console()
+    out.print(f"annotate merge ({summary['method']}): {votes_line}", markup=False)
+    out.print(
+        f"annotate merge: {summary['tasks']['total']} tasks {summary['tasks']['by_status']}",
+        markup=False,
+    )
+
+
+@annotate_app.command("simulate")
+@_handles_errors
+def simulate(
+    truth: Annotated[
+        Path | None,
+        typer.Option("--truth", help="known labels: id,sentence,label,error_type (or RuCoLA CSV)"),
+    ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out-dir", help="write stage1/ and stage2/ Toloka-layout results here"),
+    ] = None,
+    overlap: Annotated[int | None, typer.Option("--overlap", min=1)] = None,
+    max_overlap: Annotated[int | None, typer.Option("--max-overlap", min=1)] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="stage-1 workers")] = None,
+    spammer_share: Annotated[
+        float | None, typer.Option("--spammer-share", min=0.0, max=1.0)
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed")] = None,
+    methods: Annotated[
+        list[str] | None, typer.Option("--method", help="method to score (repeatable)")
+    ] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="report JSON")] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Draw answers from a worker model for known labels; score each method against them."""
+    from corpus.annotations.aggregate import check_method
+    from corpus.annotations.export import read_controls
+    from corpus.annotations.simulate import run_simulation
+    from rucola.errors import RucolaError
+
+    section = _section(params_file)
+    settings = dict(section["simulate"])
+    overrides = {
+        "truth": truth,
+        "out_dir": out_dir,
+        "overlap": overlap,
+        "max_overlap": max_overlap,
+        "workers": workers,
+        "spammer_share": spammer_share,
+        "methods": methods,
+        "report": report,
+    }
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    if not settings["truth"]:
+        raise RucolaError("no truth table", hint="pass --truth FILE or set annotate.simulate.truth")
+    for method in settings["methods"]:
+        check_method(method)
+    result = run_simulation(
+        section,
+        settings,
+        read_controls(section["controls"]),
+        seed=int(seed if seed is not None else section["seed"]),
+    )
+    out = _console()
+    out.print(
+        f"{'method':<12} {'coverage':>8} {'accuracy':>8} {'type acc':>8} {'full acc':>8} "
+        f"{'pending':>7} {'aside':>5}",
+        markup=False,
+    )
+    for row in result["methods"]:
+        out.print(
+            f"{row['method']:<12} {_fmt(row['coverage'])} {_fmt(row['accuracy'])} "
+            f"{_fmt(row['error_type_accuracy'])} {_fmt(row['full_accuracy'])} "
+            f"{row['pending']:>7} {row['set_aside']:>5}",
+            markup=False,
+        )
+    budget = result["budget"]
+    out.print(
+        f"budget: stage 1 {budget['stage1']['assignments']} pages, "
+        f"{budget['stage1']['answers_per_sentence']} answers a sentence; stage 2 "
+        f"{budget['stage2']['sentences']} sentences, {budget['stage2']['assignments']} pages",
+        markup=False,
+    )
+    if settings["out_dir"]:
+        out.print(f"results in the Toloka layout: {', '.join(result['files'])}", markup=False)
+
+
+def _fmt(value: float | None) -> str:
+    return f"{'-':>8}" if value is None else f"{value:>8.4f}"
+
+
+@annotate_app.command("corpus")
+@_handles_errors
+def corpus(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Add the labelled out-of-domain rows to the in-domain stream (before the split)."""
+    from corpus.annotations.corpus_merge import run_corpus_merge
+
+    counts = run_corpus_merge(_section(params_file)["corpus"])
+    _console().print(
+        f"annotate corpus: {counts['in_domain']} in-domain + {counts['out_of_domain_added']} "
+        f"out-of-domain rows, {counts['set_aside']} set aside {counts['set_aside_by_reason']}, "
+        f"{counts['not_annotated']} candidates not annotated yet",
+        markup=False,
+    )

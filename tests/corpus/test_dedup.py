@@ -1,0 +1,103 @@
+"""Duplicate keys, MinHash clusters, the filter's duplicate step and split grouping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from corpus.dedup import dedup_key, exact_roots, lsh_bands, near_roots
+from corpus.filters.duplicates import find_duplicates
+from corpus.measure import measure
+
+SETTINGS = {"enabled": True, "threshold": 0.7, "shingle": 5, "num_perm": 64, "seed": 42}
+BASE = "Студенты сдали последний экзамен и уехали домой на поезде"
+
+
+def test_key_ignores_case_punctuation_spaces_and_yo():
+    assert dedup_key("  Ёжик  пришёл, домой!") == dedup_key("ежик пришел домой.")
+    assert exact_roots(["a", "b", "a", "c", "b"]).tolist() == [0, 1, 0, 3, 1]
+
+
+def test_one_changed_word_is_a_near_duplicate_and_unrelated_rows_are_not():
+    keys = [
+        dedup_key(BASE),
+        dedup_key(BASE.replace("последний", "первый")),
+        dedup_key("Кошка спит на тёплом подоконнике весь день"),
+        dedup_key(BASE.replace("поезде", "автобусе")),
+    ]
+    assert near_roots(keys, 0.7, 5, 64, 42).tolist() == [0, 0, 2, 0]
+    assert near_roots(keys, 0.95, 5, 64, 42).tolist() == [0, 1, 2, 3]
+
+
+def test_band_choice_stays_below_the_threshold():
+    for perms, threshold in ((64, 0.7), (128, 0.8), (64, 0.5)):
+        bands = lsh_bands(perms, threshold)
+        assert (1 / bands) ** (bands / perms) <= threshold
+
+
+def _frame(rows: list[tuple[str, str, int | None, str]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "sentence": [r[0] for r in rows],
+            "domain": [r[1] for r in rows],
+            "label": [r[2] for r in rows],
+            "group": [r[3] for r in rows],
+            "origin": [f"f:{i + 1}" for i in range(len(rows))],
+        }
+    )
+
+
+def test_generated_repeats_are_set_aside_and_in_domain_pairs_grouped():
+    frame = _frame(
+        [
+            ("Сдали ли студенты экзамен?", "out_of_domain", 1, "o1"),
+            (BASE + ".", "in_domain", 1, "g1"),
+            (BASE.replace("последний", "первый") + ".", "in_domain", 0, "g2"),
+            (BASE.replace("поезде", "автобусе") + ".", "out_of_domain", 1, "o2"),
+            ("сдали ли студенты экзамен", "out_of_domain", 0, "o3"),
+            ("Кошка спит на тёплом подоконнике.", "in_domain", 1, "g3"),
+            ("Кошка спит на тёплом подоконнике!", "in_domain", 1, "g4"),
+        ]
+    )
+    found = find_duplicates(frame, SETTINGS)
+    assert found.reason.tolist() == [
+        None,
+        None,
+        None,
+        "near_duplicate",
+        "duplicate",
+        None,
+        "duplicate",
+    ]
+    assert found.of.tolist()[3] == "f:2"  # the in-domain row ranks first
+    assert found.of.tolist()[4] == "f:1"  # the earlier generated row
+    assert found.of.tolist()[6] == "f:6"
+    groups = found.group.tolist()
+    assert groups[1] == groups[2] == "g1"  # minimal pair kept, one split group
+    assert groups[0] == "o1" and groups[5] == "g3"
+
+
+def test_reference_rows_rank_first(tmp_path: Path):
+    frame = _frame([(BASE.replace("поезде", "самолёте"), "out_of_domain", None, "c1")])
+    reference = pd.DataFrame({"sentence": [BASE], "origin": ["in_domain:7"]})
+    found = find_duplicates(frame, SETTINGS, reference)
+    assert found.reason.tolist() == ["near_duplicate"]
+    assert found.of.tolist() == ["in_domain:7"]
+
+
+def test_measure_streams_with_workers_and_gives_the_same_bytes(tmp_path: Path):
+    sentences = [f"Мальчик номер {i} читает интересную книгу." for i in range(250)]
+    pd.DataFrame({"sentence": sentences, "extra": np.arange(250)}).to_parquet(
+        tmp_path / "in.parquet"
+    )
+    frequency = {"source": "wordfreq", "path": None}
+    one = measure(tmp_path / "in.parquet", tmp_path / "one.parquet", frequency, False, 1, 40)
+    two = measure(tmp_path / "in.parquet", tmp_path / "two.parquet", frequency, False, 2, 40)
+    assert one["rows"] == two["rows"] == 250
+    assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "two.parquet").read_bytes()
+    table = pq.read_table(tmp_path / "two.parquet")
+    assert table.column("extra").to_pylist() == list(range(250))
+    assert table.column("n_tokens").to_pylist()[0] == 7
