@@ -3,10 +3,11 @@
 Two rows are exact duplicates when their normalised keys are equal (case, punctuation,
 whitespace and ``ё``/``е`` ignored), and near-duplicates when the Jaccard similarity of
 their character shingles is at least a threshold (the same sentence from two models, or
-a test sentence that reappears in train with one word changed). MinHash signatures come
-from rensa (Rust); LSH proposes pairs and every pair is checked on the signatures before
-it joins a cluster. A cluster's representative is its earliest row, so callers order rows
-by preference (in-domain before generated, earlier source before later) first.
+a test sentence that reappears in train with one word changed). MinHash signatures
+come from rensa (Rust); LSH proposes pairs and every pair is checked on its exact
+shingle Jaccard before it joins a cluster. A cluster's representative is its earliest
+row, so callers order rows by preference (in-domain before generated, earlier source
+before later) first.
 """
 
 from __future__ import annotations
@@ -94,11 +95,15 @@ def near_roots(
             strict=True,
         )
     )
+    exact_sets = {i: set(sets[i]) for i in flagged.tolist()}
     for i in flagged.tolist():
         for j in lsh.query(hashes[i]):
             if j <= i or j not in hashes:
                 continue
-            if hashes[i].jaccard(hashes[j]) >= threshold:
+            # LSH proposes; the exact Jaccard of the shingle sets decides, so the
+            # signature's sampling noise never merges or splits a cluster.
+            a_set, b_set = exact_sets[i], exact_sets[j]
+            if len(a_set & b_set) >= threshold * len(a_set | b_set):
                 a, b = _find(parent, i), _find(parent, j)
                 if a != b:
                     parent[max(a, b)] = min(a, b)

@@ -191,11 +191,19 @@ def _annotation(params: dict) -> list[tuple[str, Any]] | None:
     report = _read_report(params.get("release", {}).get("annotation_report"))
     if report is None:
         return None
-    rows = [
-        (f"WAWA agreement, {k}", v) for k, v in sorted(report.get("wawa_by_category", {}).items())
-    ]
-    if "krippendorff_alpha" in report:
-        rows.append(("Krippendorff's alpha", report["krippendorff_alpha"]))
+    rows: list[tuple[str, Any]] = []
+    names = {"stage1": "stage 1 (violation?)", "stage2": "stage 2 (category)"}
+    for stage, info in sorted((report.get("agreement") or {}).items()):
+        label = names.get(stage, stage)
+        for category, values in sorted((info.get("wawa") or {}).items()):
+            value = values.get("wawa") if isinstance(values, dict) else values
+            if value is not None:
+                rows.append((f"WAWA agreement, {label}, {category}", round(float(value), 3)))
+        alpha = info.get("krippendorff_alpha")
+        if alpha is not None:
+            rows.append((f"Krippendorff's alpha, {label}", round(float(alpha), 3)))
+    for status, count in sorted(((report.get("tasks") or {}).get("by_status") or {}).items()):
+        rows.append((f"tasks {status}", count))
     return rows or None
 
 

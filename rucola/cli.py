@@ -172,6 +172,20 @@ def filter_(params_file: ParamsOption = Path("params.yaml")) -> None:
 
 @app.command()
 @handles_errors
+def screen(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Screen measured candidates (filter thresholds, duplicates vs in-domain) before export."""
+    from corpus.filters.stage import run_filter
+
+    params = load_params(params_file)
+    report = run_filter({**params["filter"], **params["screen"]})
+    out.print(
+        f"screen: {report['read']} candidates, {report['kept']} kept, "
+        f"{report['rejected']} set aside {report['rejected_by_reason']}"
+    )
+
+
+@app.command()
+@handles_errors
 def split(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Stratified, group-aware train/validation/test split with deterministic ids."""
     from corpus.split import run_split

@@ -21,6 +21,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
@@ -32,6 +35,8 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        # mkstemp creates 0600; give the file the permissions a plain open() would.
+        os.chmod(tmp_path, 0o666 & ~_UMASK)
         os.replace(tmp_path, target)
     finally:
         if tmp_path.exists():

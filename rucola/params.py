@@ -88,6 +88,17 @@ DEFAULTS: dict[str, Any] = {
         "reference": None,  # parquet files whose sentences rank first (screening)
         "workers": None,  # processes for measuring; null: all cores
     },
+    "screen": {
+        # Candidates through the filter's thresholds and duplicate step before annotation
+        # money is spent; thresholds come from the filter section.
+        "input": "data/interim/candidates_measured.parquet",
+        "out": "data/interim/screened.parquet",
+        "rejected": "data/interim/rejected/screen.parquet",
+        "report": "reports/screen.json",
+        "plot": "reports/plots/candidate_token_lengths.csv",
+        "plot_png": "reports/plots/candidate_token_lengths.png",
+        "reference": ["data/interim/in_domain.parquet"],
+    },
     "split": {
         "input": "data/interim/filtered.parquet",
         "out": "data/interim/split.parquet",

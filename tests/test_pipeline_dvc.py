@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 import yaml
 
@@ -69,8 +70,35 @@ def project(tmp_path_factory) -> Path:
 def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: Path):
     first = sh("dvc", "repro", cwd=project)
     assert sorted(ran(first)) == sorted(
-        ["extract", "measure", "filter", "split", "baseline", "validate", "release"]
+        [
+            "extract",
+            "generate@perturbations",
+            "generate@opus_mt",
+            "generate@m2m_back_translation",
+            "generate@mt5_paraphrase",
+            "merge_candidates",
+            "measure_candidates",
+            "screen",
+            "annotate_export",
+            "annotate_merge",
+            "annotate_corpus",
+            "measure",
+            "filter",
+            "split",
+            "baseline",
+            "validate",
+            "release",
+        ]
     )
+    candidates = pq.read_table(project / "data/interim/candidates/perturbations.parquet")
+    assert candidates.num_rows > 0
+    assert set(candidates.column("method").to_pylist()) == {"perturbation"}
+    split = pq.read_table(project / "data/interim/split.parquet").to_pandas()
+    ood = split[split["domain"] == "out_of_domain"]
+    assert len(ood) > 0 and set(ood["split"]) <= {"validation", "test"}
+    assert (project / "data/interim/annotation_tasks").is_dir()
+    card = (project / "data/release/rucola/README.md").read_text(encoding="utf-8")
+    assert "WAWA agreement" in card
     release = project / "data/release/rucola"
     assert (release / "README.md").is_file()
     assert (project / "data/release/private/test_gold.parquet").is_file()
@@ -93,11 +121,23 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     lock = (project / "dvc.lock").read_bytes()
 
     params = yaml.safe_load((project / "params.yaml").read_text())
+    params["generate"]["generators"]["perturbations"]["per_sentence"] = 1
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    changed = ran(sh("dvc", "repro", "generate@perturbations", "merge_candidates", cwd=project))
+    assert changed == ["generate@perturbations", "merge_candidates"]
+    params["generate"]["generators"]["perturbations"]["per_sentence"] = 2
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    sh("dvc", "repro", cwd=project)
+    lock = (project / "dvc.lock").read_bytes()
+
     params["filter"]["min_tokens"] = 5
     (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
     third = sh("dvc", "repro", cwd=project)
-    assert ran(third)[0] == "filter"
-    assert "extract" not in ran(third) and "measure" not in ran(third)
+    # The thresholds rerun the candidates' screening and the corpus filter, never the
+    # attributes (measure) or anything upstream of them.
+    assert ran(third)[0] == "screen" and "filter" in ran(third)
+    for stage in ("extract", "measure", "measure_candidates", "generate@perturbations"):
+        assert stage not in ran(third)
     assert (project / "dvc.lock").read_bytes() != lock
 
 

@@ -57,7 +57,6 @@ def find_duplicates(
     settings: dict[str, Any],
     reference: pd.DataFrame | None = None,
 ) -> Duplicates:
-    n = len(frame)
     ref_sentences = [] if reference is None else reference["sentence"].tolist()
     ref_origins = [] if reference is None else reference["origin"].astype(str).tolist()
     sentences = ref_sentences + frame["sentence"].tolist()
