@@ -110,3 +110,59 @@ def test_measure_streams_with_workers_and_gives_the_same_bytes(tmp_path: Path):
     table = pq.read_table(tmp_path / "two.parquet")
     assert table.column("extra").to_pylist() == list(range(250))
     assert table.column("n_tokens").to_pylist()[0] == 7
+
+
+def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
+    """Filter (with its duplicate step) then split: each in-domain near pair shares a split."""
+    from corpus.filters.stage import run_filter
+    from corpus.split import run_split
+    from rucola.params import DEFAULTS
+
+    subjects = ["Студенты", "Туристы", "Рабочие", "Школьники", "Инженеры", "Музыканты"]
+    places = ["на поезде", "на автобусе", "на самолёте", "на машине", "на корабле"]
+    rows = []
+    for i in range(300):
+        base = f"{subjects[i % 6]} сдали {i}-й экзамен и уехали домой {places[i % 5]}"
+        rows.append((base + ".", 1, None, f"a{i}"))
+        rows.append((base.replace(" и уехали", " и не уехали") + ".", 0, "Syntax", f"b{i}"))
+    frame = pd.DataFrame(
+        {
+            "sentence": [r[0] for r in rows],
+            "label": [r[1] for r in rows],
+            "error_type": [r[2] for r in rows],
+            "domain": "in_domain",
+            "detailed_source": "Sample",
+            "group": [r[3] for r in rows],
+            "origin": [f"s.tsv:{i + 2}" for i in range(len(rows))],
+        }
+    )
+    frame.to_parquet(tmp_path / "rows.parquet")
+    measure(tmp_path / "rows.parquet", tmp_path / "m.parquet", {"source": "wordfreq"}, False, 1)
+    filtered = {
+        **DEFAULTS["filter"],
+        "input": str(tmp_path / "m.parquet"),
+        "out": str(tmp_path / "f.parquet"),
+        "rejected": str(tmp_path / "r.parquet"),
+        "report": str(tmp_path / "f.json"),
+        "plot": str(tmp_path / "p.csv"),
+        "plot_png": str(tmp_path / "p.png"),
+        "min_high_freq_share": 0.0,
+    }
+    report = run_filter(filtered)
+    assert report["kept"] == len(rows)  # minimal pairs are grouped, not dropped
+    assert report["duplicates"]["clusters"] >= 20  # one per subject and place
+    split = {
+        **DEFAULTS["split"],
+        "input": filtered["out"],
+        "out": str(tmp_path / "s.parquet"),
+        "report": str(tmp_path / "s.json"),
+    }
+    run_split(split)
+    result = pq.read_table(tmp_path / "s.parquet").to_pandas().set_index("sentence")
+    assert set(result["split"]) == {"train", "validation", "test"}
+    straddling = 0
+    for i in range(0, len(rows), 2):
+        a, b = rows[i][0], rows[i + 1][0]
+        if _jaccard(a, b) >= 0.7:
+            straddling += result.loc[a, "split"] != result.loc[b, "split"]
+    assert straddling == 0
