@@ -34,6 +34,7 @@ test: $(VENV)/.full
 bench: $(VENV)/.full
 	$(OFFLINE) python benchmarks/run.py
 	$(OFFLINE) python benchmarks/generation.py
+	$(OFFLINE) python benchmarks/scale.py
 
 # make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME-private]
 # Validate, publish (one Hub commit + tag, hidden labels only to PRIVATE), push the data to

@@ -3,11 +3,15 @@
 Two rows are exact duplicates when their normalised keys are equal (case, punctuation,
 whitespace and ``ё``/``е`` ignored), and near-duplicates when the Jaccard similarity of
 their character shingles is at least a threshold (the same sentence from two models, or
-a test sentence that reappears in train with one word changed). MinHash signatures
-come from rensa (Rust); LSH proposes pairs and every pair is checked on its exact
-shingle Jaccard before it joins a cluster. A cluster's representative is its earliest
-row, so callers order rows by preference (in-domain before generated, earlier source
-before later) first.
+a test sentence that reappears in train with one word changed).
+
+Everything runs on numpy arrays, in chunks, so a million sentences fit in a few hundred
+MB: shingles are hashed from the code points with a rolling polynomial, MinHash takes
+``num_perm`` multiply-shift hashes of them, LSH buckets rows whose band of signature
+values agree, and each proposed pair is decided on its signature estimate when that is
+more than four standard errors from the threshold, else on the exact Jaccard of its
+shingle sets, so the signature's sampling noise does not merge or split clusters. A cluster's
+representative is its earliest row, so callers order rows by preference first.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ import numpy as np
 
 _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
+_MASK32 = np.uint64(0xFFFFFFFF)
+_CHUNK = 10_000
+_MAX_BUCKET_PAIRS = 32  # all pairs in a bucket up to this size
 
 
 def dedup_key(text: str) -> str:
@@ -29,31 +36,87 @@ def dedup_key(text: str) -> str:
 
 
 def shingles(key: str, size: int) -> list[str]:
-    """Character n-grams of the key (the whole key when shorter than n)."""
-    if len(key) <= size:
-        return [key]
+    """Character n-grams of the key, padded with spaces to at least one n-gram."""
+    key = key.ljust(size)
     return [key[i : i + size] for i in range(len(key) - size + 1)]
 
 
 def lsh_bands(num_perm: int, threshold: float) -> int:
     """The most selective band count whose LSH threshold (1/b)^(1/r) is below ``threshold``.
 
-    Below, so that LSH misses few true pairs; the exact check on the signatures removes the
-    extra candidates it proposes.
+    Below, so that LSH misses few true pairs; the exact check removes the extra candidates
+    it proposes.
     """
-    best = num_perm
     for bands in sorted(b for b in range(1, num_perm + 1) if num_perm % b == 0):
-        rows = num_perm // bands
-        if (1 / bands) ** (1 / rows) <= threshold:
-            best = bands
-            break
-    return best
+        if (1 / bands) ** (bands / num_perm) <= threshold:
+            return bands
+    return num_perm
 
 
 def exact_roots(keys: Sequence[str]) -> np.ndarray:
     """For each row, the index of the first row with the same key."""
     first: dict[str, int] = {}
     return np.fromiter((first.setdefault(k, i) for i, k in enumerate(keys)), np.int64, len(keys))
+
+
+def shingle_hashes(
+    keys: Sequence[str], size: int, distinct: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Shingle hashes of every key, flat and grouped by row, with row offsets.
+
+    ``distinct`` sorts each row's hashes and drops repeats (needed for exact Jaccard,
+    not for MinHash, where a repeat cannot change a minimum).
+    """
+    padded = [k.ljust(size) for k in keys]
+    lengths = np.fromiter((len(k) for k in padded), np.int64, len(padded))
+    codes = np.frombuffer("".join(padded).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    counts = lengths - size + 1
+    # Window start positions that stay inside their row.
+    owner = np.repeat(np.arange(len(padded)), counts)
+    position = np.repeat(starts[:-1] - (np.cumsum(counts) - counts), counts) + np.arange(
+        counts.sum()
+    )
+    h = np.zeros(len(position), np.uint64)
+    for j in range(size):
+        h = h * np.uint64(1_000_003) + codes[position + j]
+    if distinct:
+        order = np.lexsort((h, owner))
+        h, owner = h[order], owner[order]
+        keep = np.ones(len(h), bool)
+        keep[1:] = (h[1:] != h[:-1]) | (owner[1:] != owner[:-1])
+        h, owner = h[keep], owner[keep]
+    offsets = np.searchsorted(owner, np.arange(len(padded) + 1))
+    return h, offsets
+
+
+def _distinct_hashes(keys: Sequence[str], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``shingle_hashes(distinct=True)`` in chunks, so the sort's temporaries stay small."""
+    parts, lengths = [], []
+    for start in range(0, len(keys), _CHUNK):
+        hashes, offsets = shingle_hashes(keys[start : start + _CHUNK], size, distinct=True)
+        parts.append(hashes)
+        lengths.append(np.diff(offsets))
+    lengths_all = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
+    offsets_all = np.concatenate([[0], np.cumsum(lengths_all)])
+    return (np.concatenate(parts) if parts else np.zeros(0, np.uint64)), offsets_all
+
+
+def _signatures(
+    hashes: np.ndarray, offsets: np.ndarray, a: np.ndarray, b: np.ndarray
+) -> np.ndarray:
+    """MinHash: per row and permutation, the top 16 bits of the least multiply-shift hash.
+
+    Keeping 16 bits (b-bit MinHash) halves the memory of a million signatures; taking the
+    top bits commutes with the minimum, and two different minima agree in them with
+    probability 2^-16, which biases the Jaccard estimate by less than that.
+    """
+    sig = np.empty((len(offsets) - 1, len(a)), np.uint16)
+    starts = offsets[:-1]
+    for p in range(len(a)):
+        values = ((hashes * a[p] + b[p]) >> np.uint64(48)).astype(np.uint16)
+        sig[:, p] = np.minimum.reduceat(values, starts)
+    return sig
 
 
 def _find(parent: np.ndarray, i: int) -> int:
@@ -75,36 +138,66 @@ def near_roots(
     Give distinct keys (exact duplicates removed first): identical keys would all be
     proposed by LSH and only cost time.
     """
-    from rensa import RMinHash, RMinHashLSH
-
     n = len(keys)
     parent = np.arange(n, dtype=np.int64)
     if n < 2:
         return parent
-    sets = [shingles(k, shingle) for k in keys]
-    matrix = RMinHash.digest_matrix_from_token_sets(sets, num_perm, seed)
-    lsh = RMinHashLSH(threshold, num_perm, lsh_bands(num_perm, threshold))
-    flags = np.asarray(lsh.insert_matrix_and_query_duplicate_flags(matrix, 0), dtype=bool)
-    flagged = np.flatnonzero(flags)
-    if flagged.size == 0:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(1, 2**63, num_perm, dtype=np.uint64) | np.uint64(1)  # odd multipliers
+    b = rng.integers(0, 2**63, num_perm, dtype=np.uint64)
+    signatures = np.empty((n, num_perm), np.uint16)
+    for start in range(0, n, _CHUNK):
+        hashes, offsets = shingle_hashes(keys[start : start + _CHUNK], shingle, distinct=False)
+        signatures[start : start + _CHUNK] = _signatures(hashes, offsets, a, b)
+    bands = lsh_bands(num_perm, threshold)
+    rows = num_perm // bands
+    left: list[np.ndarray] = []
+    right: list[np.ndarray] = []
+    for band in range(bands):
+        block = signatures[:, band * rows : (band + 1) * rows].astype(np.uint64)
+        bucket = np.zeros(n, np.uint64)
+        for column in range(rows):
+            bucket = bucket * np.uint64(0x9E3779B97F4A7C15) + block[:, column]
+        order = np.argsort(bucket, kind="stable")
+        sorted_bucket = bucket[order]
+        boundary = np.flatnonzero(np.r_[True, sorted_bucket[1:] != sorted_bucket[:-1], True])
+        sizes = np.diff(boundary)
+        pairs_of_two = boundary[:-1][sizes == 2]  # most buckets: one pair, vectorised
+        left.append(np.minimum(order[pairs_of_two], order[pairs_of_two + 1]))
+        right.append(np.maximum(order[pairs_of_two], order[pairs_of_two + 1]))
+        for run_start, size in zip(boundary[:-1][sizes > 2], sizes[sizes > 2], strict=True):
+            members = np.sort(order[run_start : run_start + size])
+            if size <= _MAX_BUCKET_PAIRS:
+                i, j = np.triu_indices(size, 1)
+            else:  # a huge bucket: link all to its first row rather than every pair
+                i, j = np.zeros(size - 1, np.int64), np.arange(1, size)
+            left.append(members[i])
+            right.append(members[j])
+    pairs = np.unique(np.stack([np.concatenate(left), np.concatenate(right)], axis=1), axis=0)
+    if len(pairs) == 0:
         return parent
-    hashes = dict(
-        zip(
-            flagged.tolist(),
-            RMinHash.from_token_sets([sets[i] for i in flagged], num_perm, seed),
-            strict=True,
-        )
-    )
-    exact_sets = {i: set(sets[i]) for i in flagged.tolist()}
-    for i in flagged.tolist():
-        for j in lsh.query(hashes[i]):
-            if j <= i or j not in hashes:
-                continue
-            # LSH proposes; the exact Jaccard of the shingle sets decides, so the
-            # signature's sampling noise never merges or splits a cluster.
-            a_set, b_set = exact_sets[i], exact_sets[j]
-            if len(a_set & b_set) >= threshold * len(a_set | b_set):
-                a, b = _find(parent, i), _find(parent, j)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
+    # The signatures decide pairs far from the threshold (more than 4 standard errors of
+    # the estimate); the exact Jaccard of the shingle sets decides the rest.
+    estimate = np.empty(len(pairs))
+    for start in range(0, len(pairs), _CHUNK):
+        i, j = pairs[start : start + _CHUNK, 0], pairs[start : start + _CHUNK, 1]
+        estimate[start : start + _CHUNK] = (signatures[i] == signatures[j]).mean(axis=1)
+    margin = 4 * np.sqrt(max(threshold * (1 - threshold), 0.01) / num_perm)
+    accepted = pairs[estimate >= threshold + margin].tolist()
+    unsure = pairs[np.abs(estimate - threshold) < margin]
+    if len(unsure):
+        involved = np.unique(unsure)
+        slot = {int(row): k for k, row in enumerate(involved)}
+        hashes, offsets = _distinct_hashes([keys[i] for i in involved], shingle)
+        for i, j in unsure.tolist():
+            x, y = slot[i], slot[j]
+            hx = hashes[offsets[x] : offsets[x + 1]]
+            hy = hashes[offsets[y] : offsets[y + 1]]
+            shared = np.intersect1d(hx, hy, assume_unique=True).size
+            if shared >= threshold * (len(hx) + len(hy) - shared):
+                accepted.append((i, j))
+    for i, j in accepted:
+        ri, rj = _find(parent, i), _find(parent, j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
     return np.fromiter((_find(parent, i) for i in range(n)), np.int64, n)

@@ -28,6 +28,20 @@ from rucola.errors import RucolaError
 from rucola.io import atomic_path
 
 _WORD = re.compile(r"[^\W\d_]")
+# Sentences made only of single-script words (Cyrillic or Latin), single spaces and a
+# single mark of punctuation after a word: razdel cuts these exactly at the spaces and
+# before the mark (checked on every published RuCoLA sentence and by fuzzing in the
+# tests), so a C-speed regex gives its tokens 7x faster. Anything else goes to razdel.
+_SCRIPT_WORD = r"(?:[а-яёА-ЯЁ]+|[a-zA-Z]+)"
+_SIMPLE = re.compile(rf"(?:{_SCRIPT_WORD}[.,!?:;]? )*{_SCRIPT_WORD}[.,!?:;]?")
+_SIMPLE_TOKEN = re.compile(r"[а-яёА-ЯЁ]+|[a-zA-Z]+|[.,!?:;]")
+
+
+def tokenize(sentence: str) -> list[str]:
+    """razdel's tokens, through the regex fast path where that gives the same tokens."""
+    if _SIMPLE.fullmatch(sentence):
+        return _SIMPLE_TOKEN.findall(sentence)
+    return [token.text for token in razdel.tokenize(sentence)]
 
 
 class SentenceMeter:
@@ -35,7 +49,7 @@ class SentenceMeter:
 
     The cache maps a token as written to its lemma's ipm (None for numbers and
     punctuation), so each distinct token is analysed once per process; on a million
-    sentences almost every token is a cache hit and razdel's tokeniser is the cost.
+    sentences almost every token is a cache hit and tokenising is the cost.
     """
 
     def __init__(self, frequencies: Frequencies) -> None:
@@ -60,9 +74,8 @@ class SentenceMeter:
         cache = self._token
         values: list[float] = []
         n = 0
-        for token in razdel.tokenize(sentence):
+        for text in tokenize(sentence):
             n += 1
-            text = token.text
             if text in cache:
                 value = cache[text]
             else:

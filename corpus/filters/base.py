@@ -34,8 +34,8 @@ class FilterOutcome:
     counts: Counter = field(default_factory=Counter)
 
 
-def apply_rules(batch: pd.DataFrame, rules: list[FilterRule]) -> FilterOutcome:
-    """Apply ``rules`` in order; a row's reason is the first rule that rejects it."""
+def rule_reasons(batch: pd.DataFrame, rules: list[FilterRule]) -> np.ndarray:
+    """Per row, None (keep) or the reason of the first rule that rejects it."""
     reason = np.full(len(batch), None, dtype=object)
     for rule in rules:
         pending = np.equal(reason, None)
@@ -43,6 +43,12 @@ def apply_rules(batch: pd.DataFrame, rules: list[FilterRule]) -> FilterOutcome:
             break
         found = rule.reasons(batch)
         reason = np.where(pending & ~np.equal(found, None), found, reason)
+    return reason
+
+
+def apply_rules(batch: pd.DataFrame, rules: list[FilterRule]) -> FilterOutcome:
+    """Apply ``rules`` in order; a row's reason is the first rule that rejects it."""
+    reason = rule_reasons(batch, rules)
     keep = np.equal(reason, None)
     rejected = batch.loc[~keep].copy()
     rejected.insert(0, "reason", reason[~keep].astype(str))

@@ -58,7 +58,7 @@ def find_duplicates(
     reference: pd.DataFrame | None = None,
 ) -> Duplicates:
     ref_sentences = [] if reference is None else reference["sentence"].tolist()
-    ref_origins = [] if reference is None else reference["origin"].astype(str).tolist()
+    ref_origins = [] if reference is None else [str(o) for o in reference["origin"].tolist()]
     sentences = ref_sentences + frame["sentence"].tolist()
     in_domain = np.concatenate(
         [np.ones(len(ref_sentences), bool), (frame["domain"] == IN_DOMAIN).to_numpy()]
@@ -68,7 +68,7 @@ def find_duplicates(
         if "label" in frame
         else [np.full(len(sentences), -1)]
     )
-    origins = np.array(ref_origins + frame["origin"].astype(str).tolist(), dtype=object)
+    origins = np.array(ref_origins + [str(o) for o in frame["origin"].tolist()], dtype=object)
     # Preference: reference, then in-domain, then generated; input order within each.
     order = np.lexsort((np.arange(len(sentences)), ~in_domain))
     order = np.concatenate([np.arange(len(ref_sentences)), order[order >= len(ref_sentences)]])
@@ -105,7 +105,7 @@ def find_duplicates(
 
     start = len(ref_sentences)
     keep = np.equal(reason[start:], None)
-    groups = frame["group"].astype(str).to_numpy(dtype=object)
+    groups = np.array([str(g) for g in frame["group"].tolist()], dtype=object)
     merged = _union_groups(groups, near_root[start:], keep)
     sizes = np.bincount(near_root[start:], minlength=len(sentences))
     return Duplicates(reason[start:], of[start:], merged, int((sizes > 1).sum()))

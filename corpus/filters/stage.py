@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from corpus.filters.base import FilterOutcome, apply_rules
+from corpus.filters.base import rule_reasons
 from corpus.filters.duplicates import find_duplicates
 from corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
 from corpus.filters.length import TokenCountRule
@@ -29,17 +31,44 @@ def build_rules(params: dict[str, Any]) -> list:
         raise RucolaError(str(exc), "params.yaml") from None
 
 
-def _with_defaults(frame: pd.DataFrame) -> pd.DataFrame:
-    """Candidates (not yet labelled) lack the corpus columns the duplicate step reads."""
-    if "domain" not in frame:
-        frame["domain"] = OUT_OF_DOMAIN
-    if "origin" not in frame:
-        frame["origin"] = (
-            frame["candidate_id"] if "candidate_id" in frame else frame.index.astype(str)
-        )
-    if "group" not in frame:
-        frame["group"] = frame["origin"]
-    return frame
+def _column(table: pa.Table, name: str, default: Any) -> pa.ChunkedArray | pa.Array:
+    if name in table.column_names:
+        return table.column(name)
+    return pa.array([default] * table.num_rows, pa.string())
+
+
+def _duplicate_view(table: pa.Table) -> pd.DataFrame:
+    """Only the columns the duplicate step reads, as plain Python objects (no copies).
+
+    Candidates lack the corpus columns: their domain is out-of-domain and their candidate
+    id stands for origin and group.
+    """
+    n = table.num_rows
+    if "origin" in table.column_names:
+        origin = table.column("origin").to_pylist()
+    elif "candidate_id" in table.column_names:
+        origin = table.column("candidate_id").to_pylist()
+    else:
+        origin = [str(i) for i in range(n)]
+    columns = {
+        "sentence": pd.Series(table.column("sentence").to_pylist(), dtype=object),
+        "domain": pd.Series(
+            table.column("domain").to_pylist()
+            if "domain" in table.column_names
+            else np.full(n, OUT_OF_DOMAIN, dtype=object),
+            dtype=object,
+        ),
+        "origin": pd.Series(origin, dtype=object),
+    }
+    columns["group"] = (
+        pd.Series(table.column("group").to_pylist(), dtype=object)
+        if "group" in table.column_names
+        else columns["origin"]
+    )
+    view = pd.DataFrame(columns, copy=False)
+    if "label" in table.column_names:
+        view["label"] = table.column("label").to_pandas()
+    return view
 
 
 def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
@@ -52,37 +81,22 @@ def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
         table = pq.read_table(path)
         if "sentence" not in table.column_names:
             raise RucolaError("no 'sentence' column in the reference file", path)
-        frame = table.select(["sentence"]).to_pandas()
+        frame = pd.DataFrame({"sentence": table.column("sentence").to_pylist()})
         frame["origin"] = (
-            table.column("origin").to_pandas() if "origin" in table.column_names else path
+            table.column("origin").to_pylist() if "origin" in table.column_names else path
         )
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 
 
-def _set_aside_duplicates(outcome: FilterOutcome, params: dict[str, Any]) -> dict[str, Any]:
-    """Move duplicates of kept rows from ``outcome.kept`` to ``outcome.rejected``."""
-    settings = params["near_duplicates"]
-    kept = _with_defaults(outcome.kept)
-    found = find_duplicates(kept, settings, _read_reference(params.get("reference")))
-    drop = ~np.equal(found.reason, None)
-    kept["group"] = found.group
-    moved = kept.loc[drop].copy()
-    moved.insert(0, "reason", found.reason[drop].astype(str))
-    moved["near_duplicate_of"] = found.of[drop]
-    outcome.kept = kept.loc[~drop]
-    outcome.rejected = pd.concat([outcome.rejected, moved], ignore_index=True)
-    for reason in moved["reason"]:
-        outcome.counts[reason] += 1
-    return {
-        "clusters": found.clusters,
-        "duplicate": int((found.reason == "duplicate").sum()),
-        "near_duplicate": int((found.reason == "near_duplicate").sum()),
-        "settings": {k: settings[k] for k in sorted(settings)},
-    }
+def _with_reason(table: pa.Table, reasons: np.ndarray, of: np.ndarray | None) -> pa.Table:
+    table = table.add_column(0, "reason", pa.array(reasons.astype(str).tolist(), pa.string()))
+    values = [None] * table.num_rows if of is None else of.tolist()
+    return table.append_column("near_duplicate_of", pa.array(values, pa.string()))
 
 
 def run_filter(params: dict[str, Any]) -> dict[str, Any]:
+    """Thresholds, then duplicates; columns stay in Arrow so a million rows fit in memory."""
     input_path = Path(params["input"])
     if not input_path.exists():
         raise RucolaError("input not found; run 'rucola measure' first", input_path)
@@ -91,25 +105,60 @@ def run_filter(params: dict[str, Any]) -> dict[str, Any]:
         if column not in table.column_names:
             raise RucolaError(f"no '{column}' attribute; run 'rucola measure' first", input_path)
     share = high_freq_share(table.column("word_ipm"), float(params["min_ipm"]))
-    frame = table.drop_columns("word_ipm").to_pandas()
-    frame["high_freq_share"] = share
+    table = table.drop_columns("word_ipm").append_column(
+        "high_freq_share", pa.array(share, pa.float64())
+    )
+    n_tokens = table.column("n_tokens").to_numpy()
     rules = build_rules(params)
-    outcome = apply_rules(frame, rules)
-    duplicates = _set_aside_duplicates(outcome, params)
+    reasons = rule_reasons(pd.DataFrame({"n_tokens": n_tokens, "high_freq_share": share}), rules)
+    passed = np.equal(reasons, None)
+    kept = table.filter(pa.array(passed))
+    rejected = [_with_reason(table.filter(pa.array(~passed)), reasons[~passed], None)]
+    counts = Counter(reasons[~passed].tolist())
+    read = table.num_rows
+    del table  # a million rows: keep one copy of the columns, not two
+    pa.default_memory_pool().release_unused()
+
+    settings = params["near_duplicates"]
+    found = find_duplicates(
+        _duplicate_view(kept), settings, _read_reference(params.get("reference"))
+    )
+    drop = ~np.equal(found.reason, None)
+    if "group" in kept.column_names:
+        kept = kept.set_column(
+            kept.column_names.index("group"),
+            kept.schema.field("group"),
+            pa.array(found.group.tolist(), kept.schema.field("group").type),
+        )
+    rejected.append(_with_reason(kept.filter(pa.array(drop)), found.reason[drop], found.of[drop]))
+    counts.update(found.reason[drop].tolist())
+    kept = kept.filter(pa.array(~drop))
+    rejected_table = pa.concat_tables(rejected, promote_options="default")
     report = {
-        "read": int(len(frame)),
-        "kept": int(len(outcome.kept)),
-        "rejected": int(len(outcome.rejected)),
-        "rejected_by_reason": dict(sorted(outcome.counts.items())),
-        "kept_share": round(len(outcome.kept) / len(frame), 4) if len(frame) else None,
-        "mean_high_freq_share": round(float(share.mean()), 4) if len(frame) else None,
-        "mean_tokens": round(float(frame["n_tokens"].mean()), 2) if len(frame) else None,
+        "read": int(read),
+        "kept": int(kept.num_rows),
+        "rejected": int(rejected_table.num_rows),
+        "rejected_by_reason": dict(sorted(counts.items())),
+        "kept_share": round(kept.num_rows / read, 4) if read else None,
+        "mean_high_freq_share": round(float(share.mean()), 4) if read else None,
+        "mean_tokens": round(float(n_tokens.mean()), 2) if read else None,
         "rules": {rule.name: rule.params() for rule in rules}
         | {"frequency": {"min_ipm": float(params["min_ipm"])}},
-        "duplicates": duplicates,
+        "duplicates": {
+            "clusters": found.clusters,
+            "duplicate": int((found.reason == "duplicate").sum()),
+            "near_duplicate": int((found.reason == "near_duplicate").sum()),
+            "settings": {k: settings[k] for k in sorted(settings)},
+        },
     }
-    write_parquet(outcome.kept.reset_index(drop=True), params["out"])
-    write_parquet(outcome.rejected.reset_index(drop=True), params["rejected"])
-    token_length_histogram(outcome.kept, params["plot"], params["plot_png"])
+    write_parquet(kept, params["out"])
+    write_parquet(rejected_table, params["rejected"])
+    histogram = pd.DataFrame(
+        {
+            "domain": _column(kept, "domain", OUT_OF_DOMAIN).to_pylist(),
+            "n_tokens": kept.column("n_tokens").to_numpy(),
+        }
+    )
+    token_length_histogram(histogram, params["plot"], params["plot_png"])
     write_json(report, params["report"])
     return report

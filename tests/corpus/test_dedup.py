@@ -166,3 +166,14 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
         if _jaccard(a, b) >= 0.7:
             straddling += result.loc[a, "split"] != result.loc[b, "split"]
     assert straddling == 0
+
+
+def test_shingle_hashes_match_the_shingle_sets():
+    from corpus.dedup import shingle_hashes
+
+    keys = ["мама мыла раму", "да", "кошка спит на тёплом подоконнике", "аааааааа"]
+    hashes, offsets = shingle_hashes(keys, 5)
+    for row, key in enumerate(keys):
+        assert offsets[row + 1] - offsets[row] == len(set(shingles(key, 5)))
+    again, _ = shingle_hashes(list(reversed(keys)), 5)
+    assert sorted(hashes.tolist()) == sorted(again.tolist())
