@@ -50,7 +50,13 @@ def read_items(
     items: list[Item] = []
     counts: dict[str, Any] = {}
     for source_id in cfg.sources:
-        read = read_source(source_id, generate["sources"][source_id], cfg.seed, lang, params_path)
+        try:
+            read = read_source(
+                source_id, generate["sources"][source_id], cfg.seed, lang, params_path
+            )
+        except RucolaError as exc:
+            exc.message = f"generator '{cfg.name}': {exc.message}"
+            raise
         counts[source_id] = {"read": read.read, "used": len(read.sentences), **read.skipped}
         items += [Item(source_id, s.texts[lang], s.texts[lang]) for s in read.sentences]
     return items, counts

@@ -164,11 +164,7 @@ class CTranslate2Backend:
         ids = self.tokenizer.convert_tokens_to_ids(kept)
         return self.tokenizer.decode(ids, skip_special_tokens=True)
 
-    def generate(self, texts: list[str], seed: int) -> list[list[str]]:
-        ctranslate2.set_random_seed(seed)
-        tokens = [
-            self.tokenizer.convert_ids_to_tokens(ids) for ids in self.tokenizer(texts)["input_ids"]
-        ]
+    def _run(self, tokens: list[list[str]]) -> list[list[str]]:
         options = self._options()
         self.stats["batches"] += 1
         if self.causal:
@@ -180,3 +176,20 @@ class CTranslate2Backend:
         prefix = [[self.prefix]] * len(tokens) if self.prefix else None
         results = self.engine.translate_batch(tokens, target_prefix=prefix, **options)
         return [[self._decode(h) for h in r.hypotheses] for r in results]
+
+    def generate(self, texts: list[str], seed: int) -> list[list[str]]:
+        ctranslate2.set_random_seed(seed)
+        tokens = [
+            self.tokenizer.convert_ids_to_tokens(ids) for ids in self.tokenizer(texts)["input_ids"]
+        ]
+        while True:
+            try:
+                return self._run(tokens)
+            except RuntimeError as exc:
+                # CTranslate2 reports CUDA allocation failures as RuntimeError; halve the
+                # token budget and retry, as the transformers backend does.
+                if "out of memory" not in str(exc).lower() or self.max_batch_tokens <= 1:
+                    raise
+                self.stats["oom_retries"] += 1
+                self.max_batch_tokens //= 2
+                ctranslate2.set_random_seed(seed)

@@ -122,3 +122,29 @@ def test_out_of_memory_splits_the_batch_and_keeps_every_output(tiny_models, monk
     assert backend.generate(texts, 1) == expected
     assert backend.stats["oom_retries"] > 0
     assert backend.max_batch_tokens < 10_000
+
+
+def test_ctranslate2_out_of_memory_halves_the_budget(tmp_path: Path, tiny_models, monkeypatch):
+    from generation.backends.ctranslate2_backend import CTranslate2Backend
+    from generation.config import GENERATOR_DEFAULTS
+    from generation.models import resolve_model
+
+    settings = {
+        **GENERATOR_DEFAULTS,
+        "decoding": {**GENERATOR_DEFAULTS["decoding"], "strategy": "greedy", **SHORT},
+        "max_batch_tokens": 4096,
+    }
+    model = resolve_model(str(tiny_models["marian"]), "g", "en", "ru")
+    backend = CTranslate2Backend(model, "en", "ru", settings, tmp_path / "cache")
+    texts = ["The cat sat on the mat.", "We went home."]
+    expected = backend.generate(texts, 1)
+    real = backend._run
+
+    def small_memory(tokens):
+        if backend.max_batch_tokens > 1024:
+            raise RuntimeError("CUDA failed with error out of memory")
+        return real(tokens)
+
+    monkeypatch.setattr(backend, "_run", small_memory)
+    assert backend.generate(texts, 1) == expected
+    assert backend.stats["oom_retries"] == 2 and backend.max_batch_tokens == 1024

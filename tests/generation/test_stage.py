@@ -119,6 +119,7 @@ def test_cli_generate_and_merge(tmp_path: Path, sources, generate_params, run_cl
         ({"method": "perturbation", "sources": ["Wiki"], "top_p": 0.9}, "unknown parameter"),
         ({"method": "perturbation", "sources": ["Bad"]}, "missing column"),
         ({"method": "perturbation", "sources": ["Empty"]}, "has no sentences"),
+        ({"method": "perturbation", "sources": ["Mis"]}, "misaligned pair"),
         ({"method": "paraphrase", "sources": ["Wiki"]}, "needs a model"),
     ],
 )
@@ -134,10 +135,13 @@ def test_bad_input_exits_1_naming_generator_and_leaves_no_file(
         **sources,
         "Bad": {"path": str(tmp_path / "bad.tsv")},
         "Empty": {"path": str(tmp_path / "empty.txt")},
+        "Mis": {"path": str(tmp_path / "mis.ru")},
     }
+    (tmp_path / "mis.ru").write_text("Один.\nДва.\n", encoding="utf-8")
+    (tmp_path / "mis.en").write_text("One.\n", encoding="utf-8")
     params = _write_params(generate_params, tmp_path, sources, {"broken": generator})
     code, out, err = run_cli("generate", "broken", "--params", str(params))
     assert code == 1
     assert message in err
-    assert "broken" in err or "bad.tsv" in err or "empty.txt" in err
+    assert "generator 'broken'" in err or "generators.broken." in err
     assert not (tmp_path / "candidates/broken.parquet").exists()
