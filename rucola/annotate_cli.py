@@ -87,6 +87,10 @@ def _console():  # noqa: ANN202 - rich Console
     return out
 
 
+def _beside(report: Path, suffix: str) -> str:
+    return str(report.with_name(report.stem + suffix))
+
+
 @annotate_app.command("export")
 @_handles_errors
 def export(
@@ -187,9 +191,11 @@ def merge(
         output_field=output_field or section["output_field"],
         out=out_path or section["out"],
         report=report or section["report"],
-        workers=section["workers"],
-        plot=section["plot"],
-        plot_png=section["plot_png"],
+        # A report given on the command line takes its companions beside it, so a trial
+        # merge never overwrites the pipeline's worker table and plot.
+        workers=_beside(report, "_workers.csv") if report else section["workers"],
+        plot=_beside(report, "_agreement.csv") if report else section["plot"],
+        plot_png=_beside(report, "_agreement.png") if report else section["plot_png"],
     )
     votes_line = ", ".join(
         f"stage {k[-1]}: {v['read']} read, {v['used']} used, {v['control']} control, "
