@@ -152,3 +152,24 @@ def test_outputs_are_byte_identical_on_a_forced_rerun(project: Path):
     before = {name: (project / name).read_bytes() for name in outs}
     sh("dvc", "repro", "--force", cwd=project)
     assert {name: (project / name).read_bytes() for name in outs} == before
+
+
+def test_a_real_round_tracked_with_dvc_add(project: Path):
+    """The documented workflow: answers under data/annotations/, `dvc add`, params, repro."""
+    sh("dvc", "repro", cwd=project)
+    before = (project / "data/interim/annotated.parquet").read_bytes()
+    round_dir = project / "data/annotations/round1"
+    for stage in ("stage1", "stage2"):
+        shutil.copytree(project / "data/sample/annotations" / stage, round_dir / stage)
+    sh("dvc", "add", "data/annotations/round1", cwd=project)
+    assert (project / "data/annotations/round1.dvc").is_file()
+    params = yaml.safe_load((project / "params.yaml").read_text())
+    params["annotate"]["stage1"] = ["data/annotations/round1/stage1"]
+    params["annotate"]["stage2"] = ["data/annotations/round1/stage2"]
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    pipeline = yaml.safe_load((project / "dvc.yaml").read_text())
+    deps = pipeline["stages"]["annotate_merge"]["deps"]
+    deps[:2] = ["data/annotations/round1"]
+    (project / "dvc.yaml").write_text(yaml.safe_dump(pipeline, allow_unicode=True))
+    assert "annotate_merge" in ran(sh("dvc", "repro", cwd=project))
+    assert (project / "data/interim/annotated.parquet").read_bytes() == before
