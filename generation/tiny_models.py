@@ -49,6 +49,22 @@ def _pieces(path: Path) -> list[str]:
     return [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
 
 
+def _save_untied(model: object, tokenizer: object, folder: Path) -> Path:
+    """Save with an output layer of its own (random), not tied to the input embeddings.
+
+    Tied, a random decoder keeps repeating the token it was started with (mT5's pad,
+    mBART's language code), so every output would decode to nothing.
+    """
+    import torch
+
+    model.config.tie_word_embeddings = False  # type: ignore[attr-defined]
+    head = model.lm_head  # type: ignore[attr-defined]
+    head.weight = torch.nn.Parameter(torch.randn_like(head.weight))
+    model.save_pretrained(folder)  # type: ignore[attr-defined]
+    tokenizer.save_pretrained(folder)  # type: ignore[attr-defined]
+    return folder
+
+
 def build_marian(
     folder: str | Path,
     d_model: int = 32,
@@ -177,13 +193,7 @@ def build_mbart50(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
         tokenizer_class="MBart50Tokenizer",  # as in the real checkpoints' config
     )
     torch.manual_seed(seed)
-    model = MBartForConditionalGeneration(config)
-    # Untied, or a random decoder repeats the language token it was forced to start with.
-    model.config.tie_word_embeddings = False
-    model.lm_head.weight = torch.nn.Parameter(torch.randn_like(model.lm_head.weight))
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return _save_untied(MBartForConditionalGeneration(config), tokenizer, folder)
 
 
 def build_mt5(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
@@ -212,14 +222,7 @@ def build_mt5(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
         eos_token_id=1,
     )
     torch.manual_seed(seed)
-    model = MT5ForConditionalGeneration(config)
-    # Untied as in the real mT5 (transformers 5 ties by default); tied, a random decoder
-    # only repeats its start token.
-    model.config.tie_word_embeddings = False
-    model.lm_head.weight = torch.nn.Parameter(torch.randn_like(model.lm_head.weight))
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return _save_untied(MT5ForConditionalGeneration(config), tokenizer, folder)
 
 
 def build_gpt2(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:

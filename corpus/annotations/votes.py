@@ -200,6 +200,17 @@ def stage1_from_toloka(
         )
         gold = frame[gold_col].iat[i].strip() if has_gold else ""
         goldens.append(_map_answer(gold, TOLOKA_STAGE1, gold_col, path, line) if gold else None)
+    return _assemble_toloka(frame, path, task, labels, goldens)
+
+
+def _assemble_toloka(
+    frame: pd.DataFrame,
+    path: str | Path,
+    task: str,
+    labels: list[str | None],
+    goldens: list[str | None],
+) -> pd.DataFrame:
+    """The long table from a Toloka export's assignment columns (both stages)."""
     return _assemble(
         frame,
         path,
@@ -264,19 +275,7 @@ def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
         goldens.append(
             _stage2_label(row, "GOLDEN:", gold_fields, path, line) if is_control else None
         )
-    return _assemble(
-        frame,
-        path,
-        task=task,
-        worker=tl.WORKER_ID,
-        labels=labels,
-        goldens=goldens,
-        sentence=tl.INPUT_SENTENCE if tl.INPUT_SENTENCE in frame.columns else None,
-        assignment=tl.ASSIGNMENT_ID,
-        status=tl.STATUS,
-        started=tl.STARTED,
-        submitted=tl.SUBMITTED if tl.SUBMITTED in frame.columns else None,
-    )
+    return _assemble_toloka(frame, path, task, labels, goldens)
 
 
 def read_long(path: str | Path) -> pd.DataFrame:

@@ -68,3 +68,16 @@ def resolve_device(device: str) -> str:
         return "cuda" if torch.cuda.is_available() else "cpu"
     except ImportError:
         return "cpu"
+
+
+def load_tokenizer(model: Any, src_lang: str, tgt_lang: str) -> tuple[Any, str | None]:
+    """The model's tokenizer set to read ``src_lang``, and the target-language token."""
+    from transformers import AutoTokenizer
+
+    from generation.models import source_language_code, target_language_token
+
+    tokenizer = AutoTokenizer.from_pretrained(model.path)
+    src_code = source_language_code(model, src_lang)
+    if src_code is not None:
+        tokenizer.src_lang = src_code
+    return tokenizer, target_language_token(model, tgt_lang)

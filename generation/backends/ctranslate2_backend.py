@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import ctranslate2
-from transformers import AutoTokenizer
 
-from generation.backends.base import Decoding
-from generation.models import ResolvedModel, source_language_code, target_language_token
+from generation.backends.base import Decoding, load_tokenizer
+from generation.models import ResolvedModel
 from rucola.io import stable_hash
 
 QUANTIZATIONS = {"float32", "float16", "bfloat16", "int8", "int8_float16", "int8_bfloat16"}
@@ -129,11 +128,7 @@ class CTranslate2Backend:
         self.engine = engine(str(folder), **common)
         self.max_batch_tokens = int(settings["max_batch_tokens"])
         self.stats = {"batches": 0, "oom_retries": 0}
-        self.tokenizer = AutoTokenizer.from_pretrained(model.path)
-        src_code = source_language_code(model, src_lang)
-        if src_code is not None:
-            self.tokenizer.src_lang = src_code
-        self.prefix = target_language_token(model, tgt_lang)
+        self.tokenizer, self.prefix = load_tokenizer(model, src_lang, tgt_lang)
         self.special = set(self.tokenizer.all_special_tokens)
         if self.prefix:
             self.special.add(self.prefix)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
+from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM
 
-from generation.backends.base import Decoding, resolve_device
+from generation.backends.base import Decoding, load_tokenizer, resolve_device
 from generation.batching import iter_token_budget_batches
-from generation.models import ResolvedModel, source_language_code, target_language_token
+from generation.models import ResolvedModel
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 
@@ -42,11 +42,7 @@ class TransformersBackend:
         self.device = resolve_device(settings["device"])
         self.max_batch_tokens = int(settings["max_batch_tokens"])
         self.stats = {"batches": 0, "oom_retries": 0}
-        self.tokenizer = AutoTokenizer.from_pretrained(model.path)
-        src_code = source_language_code(model, src_lang)
-        if src_code is not None:
-            self.tokenizer.src_lang = src_code
-        tgt_token = target_language_token(model, tgt_lang)
+        self.tokenizer, tgt_token = load_tokenizer(model, src_lang, tgt_lang)
         self.forced_bos = (
             self.tokenizer.convert_tokens_to_ids(tgt_token) if tgt_token is not None else None
         )
