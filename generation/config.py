@@ -13,6 +13,7 @@ from typing import Any
 
 from generation.schema import METHODS
 from rucola.errors import RucolaError
+from rucola.params import check_keys
 
 DECODING_DEFAULTS: dict[str, Any] = {
     "strategy": "beam",  # beam | sampling | greedy
@@ -73,16 +74,6 @@ class GeneratorConfig:
         return self.settings["decoding"]
 
 
-def _check_keys(given: dict[str, Any], known: dict[str, Any], where: str, path: Path) -> None:
-    for key in given:
-        if key not in known:
-            raise RucolaError(
-                f"unknown parameter '{where}.{key}'",
-                path,
-                hint=f"known keys: {', '.join(sorted(known))}",
-            )
-
-
 def generator_config(
     generate: dict[str, Any], name: str, params_path: str | Path = "params.yaml"
 ) -> GeneratorConfig:
@@ -98,13 +89,13 @@ def generator_config(
     where = f"generate.generators.{name}"
     if not isinstance(raw, dict):
         raise RucolaError(f"'{where}' must be a mapping", path)
-    _check_keys(raw, GENERATOR_DEFAULTS, where, path)
+    check_keys(raw, GENERATOR_DEFAULTS, where, path)
     settings = copy.deepcopy(GENERATOR_DEFAULTS)
     for key, value in raw.items():
         if key == "decoding":
             if not isinstance(value, dict):
                 raise RucolaError(f"'{where}.decoding' must be a mapping", path)
-            _check_keys(value, DECODING_DEFAULTS, f"{where}.decoding", path)
+            check_keys(value, DECODING_DEFAULTS, f"{where}.decoding", path)
             settings["decoding"].update(value)
         else:
             settings[key] = value

@@ -49,13 +49,20 @@ class ShardStore:
         return self.folder / f"shard-{index:05d}.parquet"
 
     def is_done(self, index: int) -> bool:
+        """Recorded and intact; a recorded shard whose file changed is forgotten."""
         entry = self.manifest["shards"].get(str(index))
+        if not entry:
+            return False
         path = self.path(index)
-        return bool(entry) and path.is_file() and file_sha256(path) == entry["sha256"]
+        if path.is_file() and file_sha256(path) == entry["sha256"]:
+            return True
+        del self.manifest["shards"][str(index)]
+        return False
 
     @property
-    def resumed(self) -> int:
-        return sum(self.is_done(i) for i in range(self.n_shards))
+    def completed(self) -> int:
+        """Shards recorded in the manifest (intact: checked at start or written since)."""
+        return len(self.manifest["shards"])
 
     def write(self, index: int, table: pa.Table, stats: dict[str, Any]) -> None:
         """Write one shard, then record it: a shard in the manifest is always complete."""

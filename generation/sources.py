@@ -21,6 +21,7 @@ import razdel
 from corpus.normalize import normalize_text
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
+from rucola.params import check_keys
 
 LANG_CODES = {"eng": "en", "rus": "ru", "en": "en", "ru": "ru", "deu": "de", "fra": "fr"}
 FORMATS = ["tsv", "pairs", "tatoeba", "text"]
@@ -54,13 +55,7 @@ class SourceRead:
 def _settings(source_id: str, raw: dict[str, Any], params_path: Path) -> dict[str, Any]:
     if not isinstance(raw, dict) or not raw.get("path"):
         raise RucolaError(f"generate.sources.{source_id} needs a 'path'", params_path)
-    unknown = set(raw) - set(SOURCE_DEFAULTS)
-    if unknown:
-        raise RucolaError(
-            f"unknown parameter 'generate.sources.{source_id}.{sorted(unknown)[0]}'",
-            params_path,
-            hint=f"known keys: {', '.join(sorted(SOURCE_DEFAULTS))}",
-        )
+    check_keys(raw, SOURCE_DEFAULTS, f"generate.sources.{source_id}", params_path)
     settings = {**SOURCE_DEFAULTS, **raw}
     fmt = settings["format"] or _format_from_path(Path(settings["path"]))
     if fmt not in FORMATS:

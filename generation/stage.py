@@ -158,8 +158,8 @@ def generate(
             worker = make_worker(cfg, str(g["cache_dir"]))
             _run_local(worker, shards, pending, cfg.seed, write)
     bar(None)
-    if stop_after is not None and store.resumed < len(shards):
-        return {"generator": name, "complete": False, "shards_done": store.resumed}
+    if stop_after is not None and store.completed < len(shards):
+        return {"generator": name, "complete": False, "shards_done": store.completed}
 
     table = store.read_all() if shards else CANDIDATE_SCHEMA.empty_table()
     for stats in store.stats():

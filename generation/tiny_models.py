@@ -49,6 +49,22 @@ def _pieces(path: Path) -> list[str]:
     return [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
 
 
+def _encoder_decoder(
+    d_model: int, layers: int = 1, heads: int = 2, ffn: int | None = None
+) -> dict[str, int]:
+    """The size settings Marian, M2M-100 and mBART configs share."""
+    return {
+        "d_model": d_model,
+        "encoder_layers": layers,
+        "decoder_layers": layers,
+        "encoder_attention_heads": heads,
+        "decoder_attention_heads": heads,
+        "encoder_ffn_dim": ffn or 2 * d_model,
+        "decoder_ffn_dim": ffn or 2 * d_model,
+        "max_position_embeddings": 512,
+    }
+
+
 def _save_untied(model: object, tokenizer: object, folder: Path) -> Path:
     """Save with an output layer of its own (random), not tied to the input embeddings.
 
@@ -100,14 +116,7 @@ def build_marian(
     pad = vocab["<pad>"]
     config = MarianConfig(
         vocab_size=len(vocab),
-        d_model=d_model,
-        encoder_layers=layers,
-        decoder_layers=layers,
-        encoder_attention_heads=heads,
-        decoder_attention_heads=heads,
-        encoder_ffn_dim=ffn,
-        decoder_ffn_dim=ffn,
-        max_position_embeddings=512,
+        **_encoder_decoder(d_model, layers, heads, ffn),
         pad_token_id=pad,
         eos_token_id=0,
         decoder_start_token_id=pad,
@@ -141,14 +150,7 @@ def build_m2m100(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
     size = len(tokenizer.encoder) + len(tokenizer.lang_token_to_id) + tokenizer.num_madeup_words
     config = M2M100Config(
         vocab_size=size,
-        d_model=d_model,
-        encoder_layers=1,
-        decoder_layers=1,
-        encoder_attention_heads=2,
-        decoder_attention_heads=2,
-        encoder_ffn_dim=2 * d_model,
-        decoder_ffn_dim=2 * d_model,
-        max_position_embeddings=512,
+        **_encoder_decoder(d_model),
     )
     torch.manual_seed(seed)
     M2M100ForConditionalGeneration(config).save_pretrained(folder)
@@ -182,14 +184,7 @@ def build_mbart50(folder: str | Path, d_model: int = 32, seed: int = 0) -> Path:
     tokenizer = AutoTokenizer.from_pretrained(folder)
     config = MBartConfig(
         vocab_size=len(tokenizer),
-        d_model=d_model,
-        encoder_layers=1,
-        decoder_layers=1,
-        encoder_attention_heads=2,
-        decoder_attention_heads=2,
-        encoder_ffn_dim=2 * d_model,
-        decoder_ffn_dim=2 * d_model,
-        max_position_embeddings=512,
+        **_encoder_decoder(d_model),
         tokenizer_class="MBart50Tokenizer",  # as in the real checkpoints' config
     )
     torch.manual_seed(seed)

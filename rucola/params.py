@@ -184,6 +184,17 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+def check_keys(given: dict[str, Any], known: dict[str, Any], where: str, path: str | Path) -> None:
+    """Fail on the first key of ``given`` that ``known`` lacks (a typo is never ignored)."""
+    for key in given:
+        if key not in known:
+            raise RucolaError(
+                f"unknown parameter '{where}.{key}'",
+                path,
+                hint=f"known keys: {', '.join(sorted(known))}",
+            )
+
+
 def _merge(base: dict[str, Any], override: dict[str, Any], where: str, path: Path) -> None:
     for key, value in override.items():
         if key not in base:

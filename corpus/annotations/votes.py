@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from corpus.annotations import toloka as tl
@@ -328,6 +329,17 @@ def concat_votes(parts: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def _first_offence(
+    votes: pd.DataFrame, offending: pd.Series, keys: list[str], among: pd.Series | None = None
+) -> tuple[pd.Series, pd.Series]:
+    """The first offending row, and the first row (of ``among``) it clashes with on ``keys``."""
+    row = votes[offending].iloc[0]
+    same = np.logical_and.reduce([votes[k] == row[k] for k in keys])
+    if among is not None:
+        same &= among
+    return row, votes[same].iloc[0]
+
+
 def check_votes(votes: pd.DataFrame) -> None:
     """Fail on what a correct export never holds; the later of two rows is named.
 
@@ -343,8 +355,7 @@ def check_votes(votes: pd.DataFrame) -> None:
     owners = votes.groupby("assignment", sort=False)["worker"].transform("first")
     clash = votes["worker"] != owners
     if clash.any():
-        row = votes[clash].iloc[0]
-        first = votes[(votes["assignment"] == row["assignment"])].iloc[0]
+        row, first = _first_offence(votes, clash, ["assignment"])
         raise RucolaError(
             f"duplicated assignment id {row['assignment']!r}: worker {row['worker']!r} "
             f"here, worker {first['worker']!r} at {first['origin']}",
@@ -353,11 +364,10 @@ def check_votes(votes: pd.DataFrame) -> None:
         )
     repeated = votes.duplicated(["assignment", "task"], keep="first")
     if repeated.any():
-        row = votes[repeated].iloc[0]
-        first = votes[(votes["assignment"] == row["assignment"]) & (votes["task"] == row["task"])]
+        row, first = _first_offence(votes, repeated, ["assignment", "task"])
         raise RucolaError(
             f"duplicated assignment id {row['assignment']!r} for task {row['task']!r} "
-            f"(first at {first['origin'].iloc[0]})",
+            f"(first at {first['origin']})",
             row["source"],
             int(row["line"]),
             hint="was a file given twice?",
@@ -366,8 +376,7 @@ def check_votes(votes: pd.DataFrame) -> None:
     controls = set(votes.loc[is_control, "task"])
     mixed = ~is_control & votes["task"].isin(controls)
     if mixed.any():
-        row = votes[mixed].iloc[0]
-        first = votes[is_control & (votes["task"] == row["task"])].iloc[0]
+        row, first = _first_offence(votes, mixed, ["task"], among=is_control)
         raise RucolaError(
             f"task {row['task']!r} has no golden answer here but is a control task at "
             f"{first['origin']}",
@@ -379,11 +388,10 @@ def check_votes(votes: pd.DataFrame) -> None:
     subset = votes[answered]
     twice = subset.duplicated(["worker", "task"], keep="first")
     if twice.any():
-        row = subset[twice].iloc[0]
-        first = subset[(subset["worker"] == row["worker"]) & (subset["task"] == row["task"])]
+        row, first = _first_offence(subset, twice, ["worker", "task"])
         raise RucolaError(
             f"worker {row['worker']!r} answered task {row['task']!r} twice "
-            f"(first at {first['origin'].iloc[0]})",
+            f"(first at {first['origin']})",
             row["source"],
             int(row["line"]),
             hint="one worker may give one vote per task",

@@ -63,15 +63,13 @@ def find_duplicates(
     in_domain = np.concatenate(
         [np.ones(len(ref_sentences), bool), (frame["domain"] == IN_DOMAIN).to_numpy()]
     )
-    labels = np.concatenate(
-        [np.full(len(ref_sentences), -1), frame["label"].fillna(-1).to_numpy(dtype=np.int64)]
-        if "label" in frame
-        else [np.full(len(sentences), -1)]
-    )
+    labels = np.full(len(sentences), -1, np.int64)  # -1: no label (reference, candidates)
+    if "label" in frame:
+        labels[len(ref_sentences) :] = frame["label"].fillna(-1).to_numpy(dtype=np.int64)
     origins = np.array(ref_origins + [str(o) for o in frame["origin"].tolist()], dtype=object)
-    # Preference: reference, then in-domain, then generated; input order within each.
+    # Preference: reference, then in-domain, then generated; input order within each (the
+    # reference rows count as in-domain and come first in the input).
     order = np.lexsort((np.arange(len(sentences)), ~in_domain))
-    order = np.concatenate([np.arange(len(ref_sentences)), order[order >= len(ref_sentences)]])
     keys = [dedup_key(sentences[i]) for i in order]
     exact = exact_roots(keys)
     distinct = np.flatnonzero(exact == np.arange(len(keys)))
