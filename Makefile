@@ -37,15 +37,17 @@ bench: $(VENV)/.full
 	$(OFFLINE) python benchmarks/scale.py
 
 # make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME-private]
-# Validate, publish (one Hub commit + tag, hidden labels only to PRIVATE), push the data to
-# the DVC remote, then commit the changelog and tag the git tree.
+# Validate, push the data to the DVC remote, publish (one Hub commit + tag, hidden labels
+# only to PRIVATE; release/CHANGELOG.md is written only once the Hub accepted it, so a
+# failed step leaves the git tree clean and the command can simply be run again), then
+# commit the changelog and tag the git tree.
 release: $(VENV)/.base
 	@test -n "$(VERSION)" -a -n "$(REPO)" || { echo "usage: make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME]"; exit 2; }
 	$(OFFLINE) dvc repro
 	rucola validate
-	rucola release publish --repo-id $(REPO) --version $(VERSION) $(if $(PRIVATE),--private-repo-id $(PRIVATE))
 	dvc push
-	git add release/CHANGELOG.md && git commit -m "Release v$(VERSION)"
+	rucola release publish --repo-id $(REPO) --version $(VERSION) $(if $(PRIVATE),--private-repo-id $(PRIVATE))
+	git add release/CHANGELOG.md && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md
 	git tag -a v$(VERSION) -m "Release v$(VERSION)"
 
 lint: $(VENV)/.full

@@ -13,11 +13,20 @@ from collections.abc import Callable
 
 _PAIRS = {"(": ")", "[": "]", "{": "}", "«": "»"}
 # A parenthesis that holds a judgment mark or offers alternatives: an alternation.
-_ALTERNATION = re.compile(r"\(\s*[*?#%]|\([^()]*[^\W\d_]\s*/\s*[*?#%]?\s*[^\W\d_][^()]*\)")
+# Alternatives are short: at most three words on either side of the slash, so a
+# parenthetical remark that happens to hold "A / B" in prose is not one.
+_ALTERNATION = re.compile(
+    r"\(\s*[*?#%]"
+    r"|\((?:[^()\s]+\s+){0,2}[^()\s]*[^\W\d_]\s*/\s*[*?#%]?\s*[^\W\d_][^()\s]*(?:\s+[^()\s]+){0,2}\)"
+)
 # A judgment mark (asterisk) anywhere, or a detached ?-mark run that holds one.
 _MARK_INSIDE = re.compile(r"\*|(?<!\S)[?#]{2,}(?!\S)|(?<!\S)\?[*?]")
 # Annotators' and editors' symbols that do not occur in running text.
-_NOTE_SYMBOL = re.compile(r"[\^|\\¯]|(?<!\S)/(?=\S)|(?<=\S)/(?!\S)")
+# A slash glued to one side of a word is a note (``ты /^спрятался``); a spaced ``//`` is a
+# bibliographic separator and a backslash in quotes is the character itself (``«\»``).
+_NOTE_SYMBOL = re.compile(
+    r"[\^|¯]|(?<![«\"])\\|\\(?![»\"])|(?<![\S/])/(?=[^\s/])|(?<=[^\s/])/(?![^\s/])"
+)
 _EDITORIAL = re.compile(r"[\[\]]")
 # A Latin index letter glued to the end of a non-Latin word: ``Онаi``, ``егоj``.
 _COINDEX = re.compile(r"(?<=[^\W\d_a-zA-Z])[ijk](?![^\W\d_])")

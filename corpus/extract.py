@@ -51,6 +51,8 @@ class _Collector:
                 "sentence": sentence,
                 "detailed_source": example.source,
                 "detail": detail,
+                "published_id": example.published_id,
+                "published_split": example.published_split,
             }
         )
 
@@ -80,6 +82,8 @@ class Extractor:
                 "params.yaml",
             )
         self.keep_artefacts = params["artefacts"] == "keep"
+        # false: the text is kept exactly as read (rebuilding a published release as it is)
+        self.normalize = bool(params.get("normalize", True))
 
     def _error_type(self, example: RawExample) -> str | None:
         if example.error_type is None:
@@ -112,22 +116,22 @@ class Extractor:
             mark, text = split_leading_mark(example.text)
         else:
             mark, text = example.mark.strip(), example.text
-        normalised = normalize_text(text)
-        if normalised != text.strip():  # Unicode form, invisible characters or spacing
-            out.normalised.append(example.origin)
-        text = normalised
-        if not text:
+        corrections: list[str] = []
+        if self.normalize:
+            normalised = normalize_text(text)
+            if normalised != text.strip():  # Unicode form, invisible characters or spacing
+                out.normalised.append(example.origin)
+                corrections.append("normalised")
+            text = normalised
+        if not text.strip():
             out.reject(example, "empty")
             return
         if self.fix_homoglyphs:
             text, changes = fix_homoglyphs(text)
             if changes:
-                out.homoglyph_fixes.append(
-                    {
-                        "origin": example.origin,
-                        "words": [f"{before}->{after}" for before, after in changes],
-                    }
-                )
+                words = [f"{before}->{after}" for before, after in changes]
+                out.homoglyph_fixes.append({"origin": example.origin, "words": words})
+                corrections.append("homoglyphs: " + ", ".join(words))
         error_type = self._error_type(example)
         variants = None
         if example.expand and self.expand_alternations:
@@ -185,20 +189,28 @@ class Extractor:
                         example.provenance, ensure_ascii=False, sort_keys=True
                     ),
                     "artefacts": ",".join(kinds) or None,
+                    "published_id": example.published_id,
+                    "published_split": example.published_split,
+                    "corrections": "; ".join(corrections) or None,
                     "_raw": example.raw,
                 }
             )
 
 
 def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
-    """Keep the first of identical rows; set aside every row of a conflicting sentence."""
+    """Keep the first of identical rows; set aside every row of a conflicting sentence.
+
+    Identical means equal text after Unicode and whitespace normalisation: punctuation and
+    case count, so a question and a statement are two sentences. An unlabelled published
+    test row conflicts with no label.
+    """
     by_sentence: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in collector.rows:
         by_sentence[row["sentence"]].append(row)
     kept: list[dict[str, Any]] = []
     for row in collector.rows:
         same = by_sentence[row["sentence"]]
-        labels = {r["label"] for r in same}
+        labels = {r["label"] for r in same} - {schema.UNLABELLED}
         if len(labels) > 1:
             if on_conflict == "error":
                 origins = ", ".join(r["origin"] for r in same)
@@ -224,6 +236,8 @@ def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str,
         "sentence": row["sentence"],
         "detailed_source": row["detailed_source"],
         "detail": detail,
+        "published_id": row["published_id"],
+        "published_split": row["published_split"],
     }
 
 
@@ -262,17 +276,21 @@ def extract(
     files_read: list[str] = []
     for source in sources:
         path = Path(source["path"])
-        for file in source_files(path):
+        for file in source_files(path, source.get("type")):
             files_read.append(str(file))
             for example in read_source(file, source.get("type"), source, params["encoding"]):
                 extractor.add(example, collector)
-    kept = _deduplicate(collector, params["on_conflict"])
+    if params.get("deduplicate", True):
+        kept = _deduplicate(collector, params["on_conflict"])
+    else:  # a published release rebuilt as it is, repeats included
+        kept = collector.rows
     frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
-    frame = frame.drop(columns="_raw").astype({"label": "int64"})
+    frame = frame.drop(columns="_raw").astype({"label": "int64", "published_id": "Int64"})
     rejected_frame = pd.DataFrame(
         collector.rejected, columns=[f.name for f in schema.REJECTED_SCHEMA]
     )
     reasons = Counter(rejected_frame["reason"])
+    labelled = frame["label"] != schema.UNLABELLED
     rows_read = collector.lines_read + collector.variants_added
     summary = {
         "files": files_read,
@@ -282,7 +300,10 @@ def extract(
         "kept": int(len(frame)),
         "rejected": int(len(rejected_frame)),
         "rejected_by_reason": dict(sorted(reasons.items())),
-        "acceptable_share": round(float((frame["label"] == 1).mean()), 4) if len(frame) else None,
+        "acceptable_share": round(float(frame.loc[labelled, "label"].mean()), 4)
+        if labelled.any()
+        else None,
+        "unlabelled": int((~labelled).sum()),
         "per_source": source_statistics(frame),
         "homoglyph_fixes": {
             "rows": len(collector.homoglyph_fixes),

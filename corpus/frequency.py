@@ -36,7 +36,7 @@ class RncFrequencies:
             raise RucolaError(
                 "RNC frequency dictionary not found",
                 path,
-                hint="set filter.frequency.path to freqrnc2011.tsv",
+                hint="set filter.frequency.path to [path/to/freqrnc2011.tsv]",
             )
         table: dict[str, float] = {}
         with open(path, encoding="utf-8-sig", newline="") as handle:
@@ -71,15 +71,34 @@ class WordfreqFrequencies:
         return self._frequency(lemma, "ru") * 1e6
 
 
+def frequency_path(value: object) -> str | None:
+    """``filter.frequency.path``: a list of at most one file (what DVC tracks), or a
+    plain path or null as older params and callers give it."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str | Path):
+        return str(value)
+    if isinstance(value, list | tuple):
+        if len(value) > 1:
+            raise RucolaError(
+                f"filter.frequency.path names {len(value)} files; give at most one",
+                "params.yaml",
+            )
+        return str(value[0]) if value and value[0] else None
+    raise RucolaError(f"filter.frequency.path must be a list of paths, got {value!r}", "params.yaml")
+
+
 def load_frequencies(config: dict) -> Frequencies:
     source = config.get("source", "wordfreq")
     if source == "rnc":
-        if not config.get("path"):
+        path = frequency_path(config.get("path"))
+        if not path:
             raise RucolaError(
-                "filter.frequency.source is 'rnc' but filter.frequency.path is not set",
+                "filter.frequency.source is 'rnc' but filter.frequency.path is empty",
                 "params.yaml",
+                hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]",
             )
-        return RncFrequencies(config["path"])
+        return RncFrequencies(path)
     if source == "wordfreq":
         return WordfreqFrequencies()
     raise RucolaError(

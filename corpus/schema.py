@@ -17,6 +17,7 @@ OUT_OF_DOMAIN = "out_of_domain"
 DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]
 
 SPLITS = ["train", "validation", "test"]
+UNLABELLED = -1  # a published test row whose gold the maintainer does not hold
 
 IN_DOMAIN_ERROR_TYPES = ["Morphology", "Syntax", "Semantics"]
 ALL_ERROR_TYPES = [*IN_DOMAIN_ERROR_TYPES, "Hallucination"]
@@ -32,6 +33,9 @@ BASE_COLUMNS = [
     "origin",
     "provenance",
     "artefacts",
+    "published_id",
+    "published_split",
+    "corrections",
 ]
 
 BASE_SCHEMA = pa.schema(
@@ -46,6 +50,10 @@ BASE_SCHEMA = pa.schema(
         ("origin", pa.string()),
         ("provenance", pa.string()),  # JSON of the source's extra columns
         ("artefacts", pa.string()),  # kinds found, when extract.artefacts is 'keep'
+        # A row of a published release keeps its id and split in every later version.
+        ("published_id", pa.int64()),
+        ("published_split", pa.string()),
+        ("corrections", pa.string()),  # what extraction changed in the text, e.g. homoglyphs
     ]
 )
 
@@ -57,5 +65,7 @@ REJECTED_SCHEMA = pa.schema(
         ("sentence", pa.string()),
         ("detailed_source", pa.string()),
         ("detail", pa.string()),  # e.g. the origin of the row a duplicate repeats
+        ("published_id", pa.int64()),  # set aside rows of a published release: their id
+        ("published_split", pa.string()),
     ]
 )

@@ -22,6 +22,8 @@ from corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
 
+SPLIT_INDEX = {name: i for i, name in enumerate(schema.SPLITS)}
+
 
 def _ratios(params: dict[str, Any], domain: str) -> list[float]:
     ratios = params["ratios"].get(domain)
@@ -45,8 +47,9 @@ def assign_splits(
     A unit (group) goes to the split whose rows fall furthest behind the ratios, counted per
     label and weighted by the unit's own label mix, so groups that hold both an acceptable
     and an unacceptable variant keep the label shares balanced too. ``pinned`` (split name
-    or None per row) fixes the split of a row's whole group; the other units fill the
-    splits around them.
+    or None per row) is hard: a pinned row keeps its split whatever its group does; the
+    group's unpinned rows join its pinned rows' split (the most common one), and the other
+    units fill the splits around them.
     """
     if frame.empty:
         return pd.Series([], dtype=object, index=frame.index)
@@ -57,7 +60,7 @@ def assign_splits(
         {
             "group": first["group"].to_numpy(),
             "label": first["label"].to_numpy(),
-            "source": first["detailed_source"].to_numpy(),
+            "source": first["detailed_source"].fillna("").to_numpy(),
             "error_type": first["error_type"].fillna("").to_numpy(),
         }
     )
@@ -67,14 +70,18 @@ def assign_splits(
     counts = np.zeros((3, 2))
     seen = np.zeros(2)
     choice: dict[str, str] = {}
-    if pinned is not None:
-        fixed = pinned.dropna()
-        fixed_groups = frame.loc[fixed.index, "group"].to_numpy()
-        for group, split in zip(fixed_groups, fixed.to_numpy(), strict=True):
-            choice.setdefault(group, split)
+    fixed = pinned.dropna() if pinned is not None else pd.Series([], dtype=object)
+    if len(fixed):
+        pinned_rows = pd.DataFrame(
+            {"group": frame.loc[fixed.index, "group"].to_numpy(), "split": fixed.to_numpy()}
+        )
+        pinned_rows["rank"] = pinned_rows["split"].map(SPLIT_INDEX)
+        tally = pinned_rows.value_counts(["group", "split", "rank"]).reset_index(name="n")
+        tally = tally.sort_values(["group", "n", "rank"], ascending=[True, False, True])
+        choice = dict(tally.drop_duplicates("group")[["group", "split"]].to_numpy().tolist())
         for group, split in choice.items():
             sizes = mix.loc[group].to_numpy(dtype=float)
-            counts[schema.SPLITS.index(split)] += sizes
+            counts[SPLIT_INDEX[split]] += sizes
             seen += sizes
         units = units[~units["group"].isin(choice)]
     for group in units["group"]:
@@ -85,7 +92,10 @@ def assign_splits(
         index = int(np.argmax(deficit))
         counts[index] += sizes
         choice[group] = schema.SPLITS[index]
-    return frame["group"].map(choice)
+    result = frame["group"].map(choice)
+    if len(fixed):
+        result.loc[fixed.index] = fixed  # the pin wins over the group
+    return result
 
 
 def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
@@ -117,26 +127,113 @@ def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
-def _pinned(frame: pd.DataFrame, pin: str | None) -> tuple[pd.Series | None, dict]:
-    """Per row the split of the pinned release (or None), and what changed since it."""
-    if not pin:
-        return None, {}
-    from corpus.pin import load_pin, sentence_key
+def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Per row the split and id the pins demand (``pinned_split``, ``pinned_id``; null when
+    free), and what the pins list that is no longer in the data.
 
-    pins = load_pin(pin)
-    keys = [sentence_key(s) for s in frame["sentence"]]
-    pinned = pd.Series([pins.get(k) for k in keys], index=frame.index, dtype=object)
-    removed = sorted(set(pins) - set(keys))
-    return pinned, {
-        "path": str(pin),
-        "pinned": int(pinned.notna().sum()),
-        "new": int(pinned.isna().sum()),
-        "removed": len(removed),
-        "removed_examples": removed[:20],
+    A row of a published release is pinned by its own ``published_split`` and
+    ``published_id``; the pins (``split.pin``) match the other rows, by published identity
+    when the row has one, else by normalised text; earlier pins and earlier pin rows win.
+    """
+    from corpus.pin import id_scope, load_pin, sentence_key
+
+    n = len(frame)
+    split = pd.Series([None] * n, index=frame.index, dtype=object)
+    ids = pd.Series(pd.array([None] * n, dtype="Int64"), index=frame.index)
+    if "published_split" in frame.columns:
+        published = frame["published_split"].notna() & frame["published_id"].notna()
+        split[published] = frame.loc[published, "published_split"]
+        ids[published] = frame.loc[published, "published_id"]
+    report: dict[str, Any] = {
+        "published": int(split.notna().sum()),
+        "paths": list(paths),
+        "pinned": 0,
+        "removed": 0,
+        "removed_examples": [],
     }
+    if not paths:
+        return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), report
+    keys = [sentence_key(s) for s in frame["sentence"]]
+    has_identity = split.notna()
+    identity = [
+        (sp, id_scope(sp, d), int(i)) if known else None
+        for sp, d, i, known in zip(
+            split, frame["domain"], ids.fillna(-1), has_identity, strict=True
+        )
+    ]
+    by_pin = 0
+    for path in paths:
+        pins = load_pin(path)
+        by_identity = {
+            (sp, sc, int(i)): k
+            for k, (sp, sc, i) in enumerate(
+                zip(pins["split"], pins["scope"], pins["id"], strict=True)
+            )
+            if not pd.isna(i)
+        }
+        by_key: dict[str, int] = {}
+        for k, key in enumerate(pins["key"]):
+            by_key.setdefault(key, k)
+        matched = np.zeros(len(pins), bool)
+        for row, (key, ident) in enumerate(zip(keys, identity, strict=True)):
+            k = by_identity.get(ident) if ident is not None else None
+            if k is None:
+                k = by_key.get(key)
+            if k is None:
+                continue
+            matched[k] = True
+            index = frame.index[row]
+            if split[index] is None:
+                split[index] = pins["split"].iat[k]
+                if not pd.isna(pins["id"].iat[k]):
+                    ids[index] = pins["id"].iat[k]
+                by_pin += 1
+        removed = pins.loc[~matched, "key"].tolist()
+        report["removed"] += len(removed)
+        report["removed_examples"] += removed[: max(0, 20 - len(report["removed_examples"]))]
+    report["pinned"] = by_pin
+    return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), report
+
+
+def _straddling(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Groups whose pinned rows sit in more than one split: the pins win, the group is
+    split, and the report lists it."""
+    pinned = frame[frame["pinned_split"].notna()]
+    spread = pinned.groupby("group")["pinned_split"].nunique()
+    out = []
+    for group in sorted(spread[spread > 1].index):
+        rows = frame[frame["group"] == group]
+        out.append(
+            {
+                "group": str(group),
+                "rows": [
+                    {"sentence": s, "split": sp}
+                    for s, sp in zip(rows["sentence"], rows["split"], strict=True)
+                ],
+            }
+        )
+    return out
+
+
+def _assign_ids(frame: pd.DataFrame, seed: int) -> pd.Series:
+    """Kept ids for pinned rows; new rows get ids after the largest id of their split, in
+    a seeded hash order of their text, so new test ids reveal neither domain nor label."""
+    ids = frame["pinned_id"].copy()
+    for split in schema.SPLITS:
+        in_split = (frame["split"] == split).to_numpy()
+        new = frame.index[in_split & ids.isna().to_numpy()]
+        if len(new) == 0:
+            continue
+        kept = ids[in_split].dropna()
+        start = int(kept.max()) + 1 if len(kept) else 0
+        order = sorted(new, key=lambda i: (stable_hash(str(seed), frame.at[i, "sentence"]), i))
+        ids[order] = np.arange(start, start + len(order))
+    return ids.astype("int64")
 
 
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
+    from corpus.pin import id_scope, pin_paths
+
     input_path = Path(params["input"])
     if not input_path.exists():
         raise RucolaError("input not found; run 'rucola filter' first", input_path)
@@ -151,29 +248,47 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
     mixed = frame.groupby("group")["domain"].nunique()
     if (mixed > 1).any():
         raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans both domains", input_path)
-    frame["split"] = None
     seed = int(params["seed"])
-    pinned, pin_report = _pinned(frame, params.get("pin"))
-    for domain in sorted(frame["domain"].unique()):
+    pins, pin_report = _pins(frame, pin_paths(params.get("pin")))
+    frame["pinned_split"] = pins["pinned_split"]
+    frame["pinned_id"] = pins["pinned_id"]
+    unknown = frame["domain"].isna()
+    if (unknown & frame["pinned_split"].isna()).any():
+        row = frame[unknown & frame["pinned_split"].isna()].iloc[0]
+        raise RucolaError(
+            f"row without a domain and without a published split: {row.get('origin')}",
+            input_path,
+        )
+    frame["split"] = frame["pinned_split"]  # unlabelled published test rows
+    domains = sorted(frame.loc[~unknown, "domain"].unique())
+    for domain in domains:
         mask = frame["domain"] == domain
         frame.loc[mask, "split"] = assign_splits(
-            frame[mask], _ratios(params, domain), seed, None if pinned is None else pinned[mask]
+            frame[mask], _ratios(params, domain), seed, frame.loc[mask, "pinned_split"]
         )
-    # Deterministic ids: within each split, rows ordered by domain and a content hash.
-    frame["_order"] = [stable_hash(s) for s in frame["sentence"]]
-    frame["_split"] = frame["split"].map({s: i for i, s in enumerate(schema.SPLITS)})
-    frame["_domain"] = frame["domain"].map({d: i for i, d in enumerate(schema.DOMAINS)})
-    frame = frame.sort_values(["_split", "_domain", "_order", "sentence"], kind="stable")
-    frame["id"] = frame.groupby("split").cumcount().astype("int64")
-    frame = frame.drop(columns=["_order", "_split", "_domain"]).reset_index(drop=True)
+    frame["id"] = _assign_ids(frame, seed)
+    # Rows in a fixed order: split, id scope (domain in train and validation), id.
+    frame["_split"] = frame["split"].map(SPLIT_INDEX)
+    frame["_scope"] = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
+    frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
+    straddling = _straddling(frame)
     report = {
         "rows": int(len(frame)),
         "seed": seed,
-        "ratios": {d: _ratios(params, d) for d in sorted(frame["domain"].unique())},
+        "ratios": {d: _ratios(params, d) for d in domains},
         "domains": _distribution(frame),
+        "unlabelled": {
+            split: int(((frame["split"] == split) & (frame["label"] == schema.UNLABELLED)).sum())
+            for split in schema.SPLITS
+        },
+        "pin": {
+            **pin_report,
+            "new": int(frame["pinned_split"].isna().sum()),
+            "straddling_groups": len(straddling),
+            "straddling": straddling[:50],
+        },
     }
-    if pin_report:
-        report["pin"] = pin_report
     write_parquet(frame, params["out"])
     write_json(report, params["report"])
     return report

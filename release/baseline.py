@@ -40,6 +40,8 @@ def load_splits(
     """Train and validation rows from the split stage's parquet or from two files."""
     if train is not None and validation is not None:
         return _read(Path(train)), _read(Path(validation))
+    if train is not None or validation is not None:
+        raise RucolaError("give both --train and --validation, or neither (the split parquet)")
     if split_path is None:
         raise RucolaError("give the split parquet, or both --train and --validation")
     frame = _read(Path(split_path))
@@ -101,11 +103,13 @@ def run_baselines(train: pd.DataFrame, validation: pd.DataFrame) -> dict[str, An
 
 
 def baseline(
-    out: str | Path,
+    out: str | Path | None,
     split_path: str | Path | None = None,
     train: str | Path | None = None,
     validation: str | Path | None = None,
 ) -> dict[str, Any]:
+    """Run the baselines; the report is written to ``out`` unless it is None."""
     report = run_baselines(*load_splits(split_path, train, validation))
-    write_json(report, out)
+    if out is not None:
+        write_json(report, out)
     return report

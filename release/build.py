@@ -9,10 +9,10 @@ same input are byte-identical)::
     README.md                      the dataset card (YAML configs and dataset_info)
     token_lengths.png              n_tokens by domain
     error_types.png                violation categories by domain (train and validation)
-    default/{split}.parquet        both domains
-    in_domain/{split}.parquet
-    out_of_domain/{split}.parquet  validation and test only (train ratio 0); absent with
-                                   no out-of-domain rows
+    default/{split}.parquet        both domains; the only config with a test split
+    in_domain/{split}.parquet      train and validation
+    out_of_domain/{split}.parquet  validation (train ratio 0); absent with no
+                                   out-of-domain rows
 
 The public ``test`` files have ``label = -1`` and null ``error_type``, ``domain`` and
 ``detailed_source``; the gold goes to ``private_dir/test_gold.parquet`` only.
@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from corpus import schema
+from corpus.pin import id_scope
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, file_sha256
 
@@ -42,6 +43,9 @@ CONFIGS = {
     schema.IN_DOMAIN: [schema.IN_DOMAIN],
     schema.OUT_OF_DOMAIN: [schema.OUT_OF_DOMAIN],
 }
+# The test split is public only where domains are mixed: a per-domain test file would tell
+# which hidden test row is which domain.
+TEST_CONFIG = "default"
 GOLD_FILE = "test_gold.parquet"
 PLOTS = {"token_lengths": "token_lengths.png", "error_types": "error_types.png"}
 COMPRESSION = "zstd"
@@ -140,16 +144,21 @@ def read_split(input_path: Path) -> pd.DataFrame:
         raise RucolaError(f"missing column(s): {', '.join(missing)}", input_path)
     if frame.empty:
         raise RucolaError("no rows to release", input_path)
+    unlabelled = frame["label"] == schema.UNLABELLED
     problems = {
         "split": set(frame["split"]) - set(schema.SPLITS),
-        "domain": set(frame["domain"]) - set(schema.DOMAINS),
-        "label": set(frame["label"].tolist()) - {schema.UNACCEPTABLE, schema.ACCEPTABLE},
+        "domain": set(frame.loc[~unlabelled, "domain"]) - set(schema.DOMAINS),
+        "label": set(frame["label"].tolist())
+        - {schema.UNACCEPTABLE, schema.ACCEPTABLE, schema.UNLABELLED},
     }
+    if (unlabelled & (frame["split"] != "test")).any():
+        problems["label"] = {schema.UNLABELLED}  # only a published test row may lack its label
     for column, unknown in problems.items():
         if unknown:
             shown = ", ".join(sorted(map(repr, unknown))[:5])
             raise RucolaError(f"unexpected value(s) in '{column}': {shown}", input_path)
-    duplicated = frame.duplicated(["split", "id"])
+    scope = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    duplicated = frame.assign(_scope=scope).duplicated(["split", "_scope", "id"])
     if duplicated.any():
         first = frame.loc[duplicated, ["split", "id"]].iloc[0]
         raise RucolaError(f"id {first['id']} occurs twice in split '{first['split']}'", input_path)
@@ -161,8 +170,9 @@ def read_split(input_path: Path) -> pd.DataFrame:
 
 
 def public_rows(rows: pd.DataFrame, split: str) -> pd.DataFrame:
-    """The released columns in order, by id; the test split with its labels hidden."""
-    out = rows[RELEASE_COLUMNS].sort_values("id", kind="stable").reset_index(drop=True)
+    """The released columns in the split stage's order (id scope, then id); the test split
+    with its labels hidden."""
+    out = rows[RELEASE_COLUMNS].reset_index(drop=True)
     out = out.astype({c: object for c in _STRING_COLUMNS})
     out = out.where(out.notna(), None)
     if split == "test":  # hidden labels: the gold lives in the private folder only
@@ -178,10 +188,12 @@ def config_splits(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
     out: dict[str, dict[str, pd.DataFrame]] = {}
     for config, domains in CONFIGS.items():
         part = frame[frame["domain"].isin(domains)]
+        if config == TEST_CONFIG:
+            part = frame  # with the test rows whose domain is not even known to us
         splits = {
             split: public_rows(part[part["split"] == split], split)
             for split in schema.SPLITS
-            if (part["split"] == split).any()
+            if (part["split"] == split).any() and (split != "test" or config == TEST_CONFIG)
         }
         if splits:
             out[config] = splits
@@ -189,7 +201,9 @@ def config_splits(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
 
 
 def gold_rows(frame: pd.DataFrame) -> pa.Table:
-    test = frame[frame["split"] == "test"].sort_values("id", kind="stable")
+    """The hidden test labels we hold (none for published test rows without the gold)."""
+    test = frame[(frame["split"] == "test") & (frame["label"] != schema.UNLABELLED)]
+    test = test.sort_values("id", kind="stable")
     test = test[GOLD_SCHEMA.names].astype({c: object for c in _STRING_COLUMNS})
     test = test.where(test.notna(), None)
     return pa.Table.from_pandas(

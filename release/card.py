@@ -117,7 +117,7 @@ def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     shares among unacceptable ones, over train and validation only; test rows are counted."""
     labelled = frame[frame["split"] != "test"]
     rows = []
-    keys = frame[["detailed_source", "domain"]].drop_duplicates()
+    keys = frame.loc[frame["domain"].notna(), ["detailed_source", "domain"]].drop_duplicates()
     keys = keys.sort_values(["domain", "detailed_source"], kind="stable")
     for source, domain in keys.itertuples(index=False):
         mine = (labelled["detailed_source"] == source) & (labelled["domain"] == domain)
@@ -189,8 +189,8 @@ def _baseline(params: dict) -> dict[str, Any] | None:
 
 def _annotation(params: dict) -> list[tuple[str, Any]] | None:
     report = _read_report(params.get("release", {}).get("annotation_report"))
-    if report is None:
-        return None
+    if report is None or report.get("has_answers") is False:
+        return None  # no annotation round (params name no answers): no section
     rows: list[tuple[str, Any]] = []
     names = {"stage1": "stage 1 (violation?)", "stage2": "stage 2 (category)"}
     for stage, info in sorted((report.get("agreement") or {}).items()):

@@ -30,7 +30,10 @@ def read_predictions(path: str | Path) -> pd.Series:
     path = Path(path)
     if not path.is_file():
         raise RucolaError("predictions not found", path)
-    reader = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig")))
+    text = path.read_text(encoding="utf-8-sig")
+    if not text.strip():  # an empty submission predicts nothing: scoring names the ids
+        return pd.Series({}, name="prediction", dtype="int64")
+    reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames or not {"id", "acceptable"} <= set(reader.fieldnames):
         raise RucolaError(
             "expected the columns id,acceptable (the sample_submission layout)", path, 1
@@ -61,19 +64,40 @@ def read_gold(path: str | Path) -> pd.DataFrame:
     if path.suffix == ".parquet":
         gold = pq.read_table(path).to_pandas()
     else:
-        gold = pd.read_csv(path, keep_default_na=False, dtype={"error_type": str})
+        try:
+            gold = pd.read_csv(path, keep_default_na=False, dtype={"error_type": str})
+        except pd.errors.EmptyDataError:
+            raise RucolaError("the gold has no rows: nothing to score against", path) from None
         if "acceptable" in gold.columns:
             gold = gold.rename(columns={"acceptable": "label"})
         if "error_type" in gold.columns:
             gold["error_type"] = gold["error_type"].replace({"0": None, "": None})
     if not {"id", "label"} <= set(gold.columns):
         raise RucolaError("gold needs id and label (or acceptable) columns", path)
+    if gold.empty:
+        raise RucolaError("the gold has no rows: nothing to score against", path)
+    duplicated = gold.loc[gold["id"].duplicated(), "id"].tolist()
+    if duplicated:
+        raise RucolaError(
+            f"{len(duplicated)} id(s) repeated in the gold: {_rows(duplicated)}", path
+        )
+    labels = pd.to_numeric(gold["label"], errors="coerce")
+    unlabelled = gold.loc[~labels.isin([0, 1]), "id"].tolist()
+    if unlabelled:
+        raise RucolaError(
+            f"{len(unlabelled)} gold id(s) without a 0/1 label: {_rows(unlabelled)}",
+            path,
+            hint="the public test split hides its labels (-1): score against the private gold",
+        )
+    gold["label"] = labels.astype("int64")
     if "domain" not in gold.columns:
         gold["domain"] = "out_of_domain" if path.name.startswith("out_of_domain") else None
     return gold.set_index("id")
 
 
 def _scores(truth: np.ndarray, predicted: np.ndarray) -> dict[str, Any]:
+    if len(truth) == 0:  # never report nan: an empty part is a bug, not a score
+        raise RucolaError("nothing to score: no rows in common with the gold")
     return {
         "n": int(len(truth)),
         "accuracy": round(float((truth == predicted).mean()), 4),
@@ -81,15 +105,28 @@ def _scores(truth: np.ndarray, predicted: np.ndarray) -> dict[str, Any]:
     }
 
 
+def _mismatch(missing: list, extra: list, empty: bool) -> str:
+    """Both counts, and the first few ids of each, in one line."""
+    parts = [
+        f"{len(missing)} id(s) without a prediction" + (f": {_rows(missing)}" if missing else ""),
+        f"{len(extra)} id(s) not in the gold" + (f": {_rows(extra)}" if extra else ""),
+    ]
+    return ("the submission has no predictions: " if empty else "") + "; ".join(parts)
+
+
 def score(predictions: pd.Series, gold: pd.DataFrame, predictions_path: str | Path) -> dict:
     missing = sorted(set(gold.index) - set(predictions.index))
     extra = sorted(set(predictions.index) - set(gold.index))
-    if missing:
+    if missing or extra:
         raise RucolaError(
-            f"{len(missing)} id(s) without a prediction: {_rows(missing)}", predictions_path
+            _mismatch(missing, extra, predictions.empty),
+            predictions_path,
+            hint=(
+                "no id matches the gold: is this the right gold file?"
+                if len(extra) == len(predictions) and not predictions.empty
+                else None
+            ),
         )
-    if extra:
-        raise RucolaError(f"{len(extra)} id(s) not in the gold: {_rows(extra)}", predictions_path)
     frame = gold.join(predictions)
     truth, predicted = frame["label"].to_numpy(int), frame["prediction"].to_numpy(int)
     result: dict[str, Any] = {"overall": _scores(truth, predicted)}

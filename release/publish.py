@@ -3,10 +3,13 @@
 A release manager's guarantees: only data that passed validation (by content hash) is
 published, from a clean git tree, under a new semantic version; all files go in one
 ``create_commit``, then the tag; hidden test labels go only to the private repository.
+The new changelog is uploaded from memory and written locally only once the Hub commit
+and tag succeeded, so a failed publish leaves the git tree as it was.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -23,10 +26,25 @@ SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
 @dataclass(frozen=True)
 class PlannedFile:
-    local: Path
+    """A file to upload: from ``local``, or from ``content`` when it exists only in memory
+    (the new changelog, written locally after the Hub accepted the release)."""
+
+    local: Path | None
     path_in_repo: str
     size: int
     sha256: str
+    content: bytes | None = None
+
+    @classmethod
+    def from_bytes(cls, content: bytes, path_in_repo: str) -> PlannedFile:
+        return cls(None, path_in_repo, len(content), hashlib.sha256(content).hexdigest(), content)
+
+    @property
+    def source(self) -> str | bytes:
+        if self.content is not None:
+            return self.content
+        assert self.local is not None
+        return str(self.local)
 
 
 @dataclass
@@ -129,7 +147,9 @@ def check_hidden_labels(files: list[PlannedFile]) -> None:
     """Refuse a public test split that carries a label or a hidden column."""
     for planned in files:
         name = Path(planned.path_in_repo).name
-        if planned.local.suffix != ".parquet" or not name.startswith("test"):
+        if planned.local is None or planned.local.suffix != ".parquet":
+            continue
+        if not name.startswith("test"):
             continue
         table = pq.read_table(planned.local)
         if "label" in table.column_names and set(table.column("label").to_pylist()) - {-1}:
@@ -144,16 +164,17 @@ def plan_release(
     repo_id: str,
     version: str,
     private_repo_id: str | None,
-    changelog: Path | None,
+    changelog: str | None,
 ) -> Plan:
+    """The files of one release; ``changelog`` is the full new CHANGELOG.md text, uploaded
+    from memory (the dry run lists exactly what the real run sends)."""
     section = params["release"]
     _version_key(version)
     check_release_matches(Path(section["out"]), Path(section["input"]))
     files = _planned(Path(section["out"]))
-    if changelog is not None and changelog.is_file():
-        files.append(
-            PlannedFile(changelog, "CHANGELOG.md", changelog.stat().st_size, file_sha256(changelog))
-        )
+    if changelog is not None:
+        files = [f for f in files if f.path_in_repo != "CHANGELOG.md"]
+        files.append(PlannedFile.from_bytes(changelog.encode("utf-8"), "CHANGELOG.md"))
     check_hidden_labels(files)
     private = _planned(Path(section["private"])) if private_repo_id else []
     return Plan(repo_id, version, "main", files, private_repo_id, private)
@@ -163,7 +184,7 @@ def _commit(api: Any, repo_id: str, files: list[PlannedFile], plan: Plan) -> str
     from huggingface_hub import CommitOperationAdd
 
     operations = [
-        CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=str(f.local)) for f in files
+        CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=f.source) for f in files
     ]
     info = api.create_commit(
         repo_id=repo_id,
@@ -207,11 +228,26 @@ def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -
     return result
 
 
-def write_changelog(path: Path, section: str) -> None:
-    """Prepend ``section`` under the title, newest first."""
-    from rucola.io import write_text
+def changelog_section(version: str, new: str | Path, previous: str | Path | None = None) -> str:
+    """The changelog section of ``version``: the diff against ``previous`` when there is one."""
+    if not previous:
+        return f"## v{version}\n\nFirst release.\n"
+    from release.diff import release_diff, to_markdown
 
+    return to_markdown(release_diff(previous, new), f"v{version}")
+
+
+def render_changelog(path: Path, section: str) -> str:
+    """The changelog with ``section`` prepended under the title, newest first (nothing is
+    written: see ``write_changelog``)."""
     title = "# Changelog\n\n"
     old = path.read_text(encoding="utf-8") if path.is_file() else title
     body = old[len(title) :] if old.startswith(title) else old
-    write_text(title + section + "\n" + body, path)
+    return title + section + "\n" + body
+
+
+def write_changelog(path: Path, text: str) -> None:
+    """Write the full text from ``render_changelog`` (after the Hub accepted the release)."""
+    from rucola.io import write_text
+
+    write_text(text, path)

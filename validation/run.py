@@ -23,11 +23,13 @@ from typing import Any  # noqa: E402
 import pandas as pd  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
+from corpus.pin import id_scope  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import atomic_dir, file_sha256, read_parquet, write_json  # noqa: E402
 from validation.suite import (  # noqa: E402
     BALANCE,
     BALANCE_ID_COLUMNS,
+    OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
     ROW_ID_COLUMNS,
     ROWS,
@@ -135,7 +137,15 @@ def _read(input_path: Path) -> pd.DataFrame:
             input_path,
             hint="validate the output of 'rucola split'",
         )
-    return frame[REQUIRED_COLUMNS].reset_index(drop=True)
+    frame = frame.reset_index(drop=True)
+    if "published_id" not in frame.columns:
+        frame["published_id"] = pd.array([None] * len(frame), dtype="Int64")
+    if "pinned_split" not in frame.columns:
+        frame["pinned_split"] = pd.Series([None] * len(frame), dtype=object)
+    frame["id_scope"] = [
+        id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)
+    ]
+    return frame[[*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]]
 
 
 def _exception(result: Any) -> str | None:

@@ -53,7 +53,11 @@ REQUIRED_COLUMNS = [
     "split",
     "id",
 ]
-NULLABLE_COLUMNS = {"error_type"}
+# Not null for labelled rows; an unlabelled published test row (label -1) has neither.
+LABELLED_ONLY_COLUMNS = {"domain", "detailed_source"}
+NULLABLE_COLUMNS = {"error_type", *LABELLED_ONLY_COLUMNS}
+# Derived in validation.run from the split data: the published identity and the pin.
+OPTIONAL_COLUMNS = ["published_id", "pinned_split", "id_scope"]
 
 # Columns that name an offending row in the results (GX's unexpected_index_column_names).
 ROW_ID_COLUMNS = ["split", "id", "origin", "sentence"]
@@ -81,7 +85,15 @@ LEADING_MARK = f"^{_SPACE}*{_MARK}"
 # A parenthesis that opens with a judgment mark, '(*не убивал)', '(?на)', '( *X)', or holds
 # slashed alternatives, '(X/Y)', '(X/*Y)': leftovers of the source's notation. An ordinary
 # parenthetical, '(как обычно)', or a question in parentheses, '(почему?)', is fine.
-MARKED_PARENTHESIS = f"\\({_SPACE}*{_MARK}|\\([^()]*/[^()]*\\)"
+# Alternatives are short words on both sides of the slash ('(в/на)', '(X / *Y)'); a remark
+# with "A / B" in prose or a fraction '(1/5%)' is not one.
+_LETTER = "[A-Za-zА-яЁё]"
+_WORD = "[^()\\s]"
+MARKED_PARENTHESIS = (
+    f"\\({_SPACE}*{_MARK}"
+    f"|\\((?:{_WORD}+\\s+){{0,2}}{_WORD}*{_LETTER}\\s*/\\s*{_MARK}?\\s*{_LETTER}{_WORD}*"
+    f"(?:\\s+{_WORD}+){{0,2}}\\)"
+)
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,13 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
     min_tokens = _number(flt, "min_tokens", "filter")
     max_tokens = _number(flt, "max_tokens", "filter")
     types = error_types(params)
+    # validate.exempt_published: a published release rebuilt as it is keeps its repeats and
+    # artefacts; the text checks then look at the other rows only.
+    exempt: dict[str, Any] = {}
+    exempt_name = ""
+    if _section(params, "validate").get("exempt_published", False):
+        exempt = {"row_condition": Column("published_id").is_null()}
+        exempt_name = " (rows of a published release exempt)"
     checks: list[tuple[str, gxe.Expectation, bool]] = [
         ("table: has rows", gxe.ExpectTableRowCountToBeBetween(min_value=1), False),
         (
@@ -171,11 +190,45 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             checks.append(
                 (f"{column}: not null", gxe.ExpectColumnValuesToNotBeNull(column=column), True)
             )
+    for column in sorted(LABELLED_ONLY_COLUMNS):
+        checks.append(
+            (
+                f"{column}: not null for labelled rows",
+                gxe.ExpectColumnValuesToNotBeNull(
+                    column=column, row_condition=Column("label") != schema.UNLABELLED
+                ),
+                True,
+            )
+        )
     checks += [
         (
-            "label: 0 or 1",
+            "label: 0 or 1 (-1: a published test row whose gold we do not hold)",
             gxe.ExpectColumnValuesToBeInSet(
-                column="label", value_set=[schema.UNACCEPTABLE, schema.ACCEPTABLE]
+                column="label",
+                value_set=[schema.UNACCEPTABLE, schema.ACCEPTABLE, schema.UNLABELLED],
+            ),
+            True,
+        ),
+        (
+            "label: 0 or 1 outside test",
+            gxe.ExpectColumnValuesToBeInSet(
+                column="label",
+                value_set=[schema.UNACCEPTABLE, schema.ACCEPTABLE],
+                row_condition=Column("split") != "test",
+            ),
+            True,
+        ),
+        (
+            "error_type: null for unlabelled rows",
+            gxe.ExpectColumnValuesToBeNull(
+                column="error_type", row_condition=Column("label") == schema.UNLABELLED
+            ),
+            True,
+        ),
+        (
+            "split: pinned rows keep the split of their pin or published release",
+            gxe.ExpectColumnPairValuesToBeEqual(
+                column_A="split", column_B="pinned_split", ignore_row_if="either_value_is_missing"
             ),
             True,
         ),
@@ -225,23 +278,25 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             True,
         ),
         (
-            "sentence: unique across all splits",
-            gxe.ExpectColumnValuesToBeUnique(column="sentence"),
+            "sentence: unique across all splits" + exempt_name,
+            gxe.ExpectColumnValuesToBeUnique(column="sentence", **exempt),
             True,
         ),
         (
-            "split, id: unique",
-            gxe.ExpectCompoundColumnsToBeUnique(column_list=["split", "id"]),
+            "id: unique per split (and, outside test, per domain, as published)",
+            gxe.ExpectCompoundColumnsToBeUnique(column_list=["split", "id_scope", "id"]),
             True,
         ),
         (
-            "sentence: no judgment mark at the start",
-            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=LEADING_MARK),
+            "sentence: no judgment mark at the start" + exempt_name,
+            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=LEADING_MARK, **exempt),
             True,
         ),
         (
-            "sentence: no marked or slashed parenthesis",
-            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=MARKED_PARENTHESIS),
+            "sentence: no marked or slashed parenthesis" + exempt_name,
+            gxe.ExpectColumnValuesToNotMatchRegex(
+                column="sentence", regex=MARKED_PARENTHESIS, **exempt
+            ),
             True,
         ),
     ]
@@ -299,17 +354,25 @@ def build_suite(name: str, checks: list[Check]) -> gx.ExpectationSuite:
 def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
     """One row per check x domain x split: observed share, target share and deviation.
 
-    ``split_size`` rows compare the split's share of the domain's rows with
+    A domain with pinned rows has no rows here: its split sizes are the pinned release's,
+    and the pinned-split check covers it. ``split_size`` rows compare the split's share of the domain's rows with
     ``split.ratios``; ``acceptable_share`` rows compare the split's share of acceptable rows
     with the domain's (``observed`` is null for an empty split). Domains without rows, and
     values that are not domains at all (the domain check names those), have no rows here.
     """
     rows: list[dict[str, Any]] = []
     label = pd.to_numeric(frame["label"], errors="coerce")
+    pinned = (
+        frame["pinned_split"].notna()
+        if "pinned_split" in frame.columns
+        else pd.Series(False, index=frame.index)
+    )
     for domain in schema.DOMAINS:
         in_domain = (frame["domain"] == domain).to_numpy()
         total = int(in_domain.sum())
         if total == 0:
+            continue
+        if pinned[in_domain].any():  # the pin's (published) splits, not ours to balance
             continue
         ratios = split_ratios(params, domain)
         domain_share = float(label[in_domain].mean())

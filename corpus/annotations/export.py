@@ -33,13 +33,33 @@ CONTROL_COLUMNS = ["id", "sentence", "label", "error_type", "hint"]
 TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
 
 
-def read_controls(path: str | Path) -> pd.DataFrame:
+def control_path(value: str | Path | Sequence[str | Path] | None) -> Path | None:
+    """``annotate.controls``: a list of at most one golden-set file (what DVC tracks), or
+    a plain path or null as the command line and older params give it."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str | Path):
+        return Path(value)
+    values = [v for v in value if v]
+    if len(values) > 1:
+        raise RucolaError(
+            f"annotate.controls names {len(values)} files; give at most one golden set",
+            "params.yaml",
+        )
+    return Path(values[0]) if values else None
+
+
+def read_controls(path: str | Path | Sequence[str | Path] | None) -> pd.DataFrame:
     """The golden set: ``id, sentence, label[, error_type][, hint]`` (TSV or CSV).
 
     ``label`` is ``1``/``acceptable`` or ``0``/``unacceptable``; ``error_type`` (needed for
-    stage-2 controls) is Morphology, Syntax, Semantics or Hallucination.
+    stage-2 controls) is Morphology, Syntax, Semantics or Hallucination. No path (an empty
+    ``annotate.controls``): no controls.
     """
-    frame = tl.read_table(path, "," if Path(path).suffix == ".csv" else "\t")
+    path = control_path(path)
+    if path is None:
+        return pd.DataFrame(columns=CONTROL_COLUMNS).astype({"label": "int64"})
+    frame = tl.read_table(path, "," if path.suffix == ".csv" else "\t")
     frame.columns = [c if c == tl.LINE else c.strip().lower() for c in frame.columns]
     tl.require_columns(frame, ["id", "sentence", "label"], path)
     rows = []

@@ -84,13 +84,22 @@ def _reasons(tasks: pd.DataFrame, prefix: str) -> dict[str, int]:
     return {str(k): int(v) for k, v in sorted(rows["reason"].value_counts().items())}
 
 
+def has_answers(result: MergeResult) -> bool:
+    """Whether any answer was read: without one, no annotation round was used."""
+    stages = [result.stage1] if result.stage2 is None else [result.stage1, result.stage2]
+    return any(len(cleaned.votes) for cleaned in stages)
+
+
 def build_report(result: MergeResult, params: dict[str, Any]) -> dict[str, Any]:
+    """The report; ``has_answers`` is false (and every count zero) when no answers were
+    read, e.g. when params name none: the card then has no annotation section."""
     tasks = result.tasks
     answers1, categories1, answers2, categories2 = stage_answers(result)
     used1 = result.stage1.used
     labelled = tasks[tasks["status"] == "labelled"]
     table = worker_table(result)
     report: dict[str, Any] = {
+        "has_answers": has_answers(result),
         "method": result.method,
         "params": {
             k: params.get(k) for k in ("min_votes", "min_control_accuracy", "min_page_seconds")
@@ -121,6 +130,8 @@ def build_report(result: MergeResult, params: dict[str, Any]) -> dict[str, Any]:
         "workers": {"stage1": _worker_summary(table[table["stage"] == 1])},
         "worker_table": _json_rows(table),
     }
+    if not report["has_answers"]:
+        report["note"] = "no annotation answers were read: no annotation round was used"
     if result.stage2 is not None:
         used2 = result.stage2.used
         report["votes"]["stage2"] = result.stage2.counts()
@@ -178,6 +189,20 @@ def write_agreement_plot(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if not report.get("has_answers", True):
+        # No round: the CSV has its header only, the PNG says so (not a broken image).
+        fig, note = plt.subplots(figsize=(10, 4), dpi=100)
+        note.axis("off")
+        note.text(0.5, 0.5, "No annotation answers: no annotation round was used.", ha="center")
+    else:
+        fig = _draw_agreement(plt, report, rows)
+    fig.tight_layout()
+    with atomic_path(png_path) as tmp:
+        fig.savefig(tmp, format="png", metadata={"Software": None})
+    plt.close(fig)
+
+
+def _draw_agreement(plt: Any, report: dict[str, Any], rows: pd.DataFrame) -> Any:
     accuracy = [
         r["control_accuracy"] for r in report["worker_table"] if r["control_accuracy"] is not None
     ]
@@ -195,7 +220,4 @@ def write_agreement_plot(
     right.set_xlabel("control accuracy")
     right.set_ylabel("workers")
     right.set_title("Workers on control tasks")
-    fig.tight_layout()
-    with atomic_path(png_path) as tmp:
-        fig.savefig(tmp, format="png", metadata={"Software": None})
-    plt.close(fig)
+    return fig

@@ -5,9 +5,11 @@ candidates) first, then in-domain rows, then generated ones, each in input order
 source before later). Within a cluster the best-ranked row stays; a generated row below
 it is set aside as ``duplicate`` (same normalised key) or ``near_duplicate`` (MinHash
 Jaccard at least ``threshold``), with ``near_duplicate_of`` naming the row it repeats.
-In-domain rows are never dropped for looking alike, because minimal pairs are the point of
-an acceptability corpus; an exact in-domain repeat with the same label is still a
-duplicate. Rows that stay in one cluster share a ``group``, so the split keeps them together.
+Exact means equal after Unicode and whitespace normalisation (punctuation and case
+count: a question and a statement are two sentences); rows equal up to case and
+punctuation are near-duplicates. In-domain rows and rows of a published release are never
+set aside here: minimal pairs are the point of an acceptability corpus, extraction already
+removed exact in-domain repeats, and a published row keeps its id and split. Rows that stay in one cluster share a ``group``, so the split keeps them together.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from corpus.dedup import dedup_key, exact_roots, near_roots
+from corpus.normalize import normalize_text
 from corpus.schema import IN_DOMAIN
 
 
@@ -30,8 +33,11 @@ class Duplicates:
     clusters: int  # clusters of two or more rows among the stream (reference excluded)
 
 
-def _union_groups(groups: np.ndarray, roots: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """Merge the groups of kept rows that share a cluster; the smallest name wins."""
+def _union_groups(
+    groups: np.ndarray, roots: np.ndarray, keep: np.ndarray, domains: np.ndarray
+) -> np.ndarray:
+    """Merge the groups of kept rows that share a cluster and a domain (each domain is
+    split on its own); the smallest name wins."""
     parent: dict[str, str] = {}
 
     def find(g: str) -> str:
@@ -39,9 +45,9 @@ def _union_groups(groups: np.ndarray, roots: np.ndarray, keep: np.ndarray) -> np
             g = parent[g]
         return g
 
-    by_root: dict[int, str] = {}
+    by_root: dict[tuple[int, str], str] = {}
     for i in np.flatnonzero(keep):
-        root = int(roots[i])
+        root = (int(roots[i]), str(domains[i]))
         g = str(groups[i])
         if root in by_root:
             a, b = find(by_root[root]), find(g)
@@ -60,16 +66,20 @@ def find_duplicates(
     ref_sentences = [] if reference is None else reference["sentence"].tolist()
     ref_origins = [] if reference is None else [str(o) for o in reference["origin"].tolist()]
     sentences = ref_sentences + frame["sentence"].tolist()
-    in_domain = np.concatenate(
-        [np.ones(len(ref_sentences), bool), (frame["domain"] == IN_DOMAIN).to_numpy()]
-    )
-    labels = np.full(len(sentences), -1, np.int64)  # -1: no label (reference, candidates)
-    if "label" in frame:
-        labels[len(ref_sentences) :] = frame["label"].fillna(-1).to_numpy(dtype=np.int64)
+    # Protected rows are never set aside here: the reference, in-domain rows (minimal pairs
+    # are the point; extraction removes their exact repeats) and every row of a published
+    # release (it keeps its id and split; removing one is a correction made upstream).
+    protected = (frame["domain"] == IN_DOMAIN).to_numpy()
+    if "published" in frame:
+        protected = protected | frame["published"].to_numpy(dtype=bool)
+    in_domain = np.concatenate([np.ones(len(ref_sentences), bool), protected])
     origins = np.array(ref_origins + [str(o) for o in frame["origin"].tolist()], dtype=object)
     # Preference: reference, then in-domain, then generated; input order within each (the
     # reference rows count as in-domain and come first in the input).
     order = np.lexsort((np.arange(len(sentences)), ~in_domain))
+    # Exact: equal after Unicode and whitespace normalisation (punctuation and case count).
+    # Near: the loose key (case, punctuation, ё/е ignored), then MinHash over its shingles.
+    strict = exact_roots([normalize_text(sentences[i]) for i in order])
     keys = [dedup_key(sentences[i]) for i in order]
     exact = exact_roots(keys)
     distinct = np.flatnonzero(exact == np.arange(len(keys)))
@@ -87,14 +97,13 @@ def find_duplicates(
     # Back to input positions.
     position = np.empty(len(order), np.int64)
     position[order] = np.arange(len(order))
-    exact_root = order[exact[position]]
+    exact_root = order[strict[position]]
     near_root = order[near[position]]
 
     reason = np.full(len(sentences), None, dtype=object)
     of = np.full(len(sentences), None, dtype=object)
     idx = np.arange(len(sentences))
-    same_label = labels[exact_root] == labels
-    is_exact = (exact_root != idx) & (~in_domain | same_label)
+    is_exact = (exact_root != idx) & ~in_domain
     is_near = (near_root != idx) & ~in_domain & ~is_exact
     reason[is_exact] = "duplicate"
     reason[is_near] = "near_duplicate"
@@ -104,6 +113,6 @@ def find_duplicates(
     start = len(ref_sentences)
     keep = np.equal(reason[start:], None)
     groups = np.array([str(g) for g in frame["group"].tolist()], dtype=object)
-    merged = _union_groups(groups, near_root[start:], keep)
+    merged = _union_groups(groups, near_root[start:], keep, frame["domain"].to_numpy())
     sizes = np.bincount(near_root[start:], minlength=len(sentences))
     return Duplicates(reason[start:], of[start:], merged, int((sizes > 1).sum()))

@@ -22,13 +22,20 @@ from rucola.io import write_json, write_parquet
 
 
 def build_rules(params: dict[str, Any]) -> list:
+    """The threshold rules; a threshold set to null is off (rebuilding a published release
+    keeps every row it has)."""
+    rules: list = []
     try:
-        return [
-            TokenCountRule(int(params["min_tokens"]), int(params["max_tokens"])),
-            HighFrequencyShareRule(float(params["min_high_freq_share"])),
-        ]
+        low, high = params["min_tokens"], params["max_tokens"]
+        if low is not None or high is not None:
+            rules.append(
+                TokenCountRule(0 if low is None else int(low), 10**9 if high is None else int(high))
+            )
+        if params["min_high_freq_share"] is not None:
+            rules.append(HighFrequencyShareRule(float(params["min_high_freq_share"])))
     except ValueError as exc:
         raise RucolaError(str(exc), "params.yaml") from None
+    return rules
 
 
 def _column(table: pa.Table, name: str, default: Any) -> pa.ChunkedArray | pa.Array:
@@ -65,6 +72,10 @@ def _duplicate_view(table: pa.Table) -> pd.DataFrame:
         if "group" in table.column_names
         else columns["origin"]
     )
+    if "published_id" in table.column_names:
+        columns["published"] = pd.Series(
+            table.column("published_id").is_valid().to_numpy(zero_copy_only=False), dtype=bool
+        )
     view = pd.DataFrame(columns, copy=False)
     if "label" in table.column_names:
         view["label"] = table.column("label").to_pandas()

@@ -26,11 +26,13 @@ class RawExample:
     text: str  # the sentence, possibly still with its leading mark
     mark: str | None  # the mark from a mark column; None: look at the start of ``text``
     error_type: str | None
-    source: str
-    domain: str = "in_domain"
+    source: str | None  # None only for an unlabelled published test row
+    domain: str | None = "in_domain"  # None only for an unlabelled published test row
     label: int | None = None  # preset by formats that carry labels (published RuCoLA)
     expand: bool = True  # whether alternations may be expanded
     provenance: dict[str, Any] = field(default_factory=dict)
+    published_id: int | None = None  # a published release's row keeps its id ...
+    published_split: str | None = None  # ... and its split
 
 
 def source_type(path: Path, declared: str | None) -> str:
@@ -52,11 +54,19 @@ def source_type(path: Path, declared: str | None) -> str:
     return kind
 
 
-def source_files(path: Path) -> list[Path]:
-    """A file, or the files of a folder in name order (hidden files and README skipped)."""
+def source_files(path: Path, declared: str | None = None) -> list[Path]:
+    """A file, or the files of a folder in name order (hidden files and README skipped).
+
+    A folder in the published RuCoLA layout given as ``rucola_csv`` is one source, read as
+    a whole release (``corpus.sources.rucola_csv.read_published_release``).
+    """
+    from corpus.sources.rucola_csv import is_published_layout
+
     if not path.exists():
         raise RucolaError("source not found", path)
     if path.is_file():
+        return [path]
+    if declared == "rucola_csv" and is_published_layout(path):
         return [path]
     files = [
         p
@@ -76,6 +86,9 @@ def read_source(
 ) -> Iterator[RawExample]:
     from corpus.sources import lists, rucola_csv, sheets
 
+    if path.is_dir():  # a published release folder (see source_files)
+        yield from rucola_csv.read_published_release(path, options, encoding)
+        return
     kind = source_type(path, declared_type)
     reader = {
         "sheet": sheets.read_sheet,

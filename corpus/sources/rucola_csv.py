@@ -1,7 +1,16 @@
 """The published RuCoLA files (``id,sentence,acceptable,error_type,detailed_source``).
 
 They carry labels instead of marks, so users can extend the published corpus with new
-sheets and lists and rebuild it with the same pipeline.
+sheets and lists and rebuild it with the same pipeline. Every row keeps its published id
+and split (``published_id``, ``published_split``): a later version never renumbers a row or
+moves it to another split.
+
+A folder in the published layout is read as one release, file by file in the published
+order: ``in_domain_train.csv``, ``in_domain_dev.csv``, ``out_of_domain_dev.csv`` and the
+unlabelled ``test.csv``. Its test rows get their labels, categories, sources and domains
+from the maintainer's private ``test_gold.csv`` (the labelled layout plus ``domain``) when
+it is there; without it they stay unlabelled (``label`` -1, no domain) and are carried as
+they are. ``sample_submission.csv`` holds no sentences and is not read.
 """
 
 from __future__ import annotations
@@ -12,45 +21,184 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from corpus import schema
 from corpus.sources import RawExample
 from corpus.sources.text import read_text
 from rucola.errors import RucolaError
 
 REQUIRED = ("sentence", "acceptable", "error_type", "detailed_source")
+# file name -> (split, domain) in the order the published release lists them
+PUBLISHED_FILES = {
+    "in_domain_train.csv": ("train", schema.IN_DOMAIN),
+    "in_domain_dev.csv": ("validation", schema.IN_DOMAIN),
+    "out_of_domain_dev.csv": ("validation", schema.OUT_OF_DOMAIN),
+    "test.csv": ("test", None),
+}
+GOLD_FILE = "test_gold.csv"
+NOT_READ = {"sample_submission.csv"}
 
 
-def read_rucola_csv(path: Path, options: dict[str, Any], encoding: str) -> Iterator[RawExample]:
-    text = read_text(path, encoding)
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+def is_published_layout(folder: Path) -> bool:
+    return folder.is_dir() and any((folder / name).is_file() for name in PUBLISHED_FILES)
+
+
+def _records(path: Path, encoding: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
+    """(line of the record's start, record) for every CSV record; checks the header."""
+    reader = csv.DictReader(io.StringIO(read_text(path, encoding)))
+    missing = [c for c in required if c not in (reader.fieldnames or [])]
     if missing:
         raise RucolaError(
             f"missing column(s) {', '.join(missing)} of the RuCoLA layout",
             path,
             1,
-            hint="expected id,sentence,acceptable,error_type,detailed_source",
+            hint=f"expected {','.join(required)}",
         )
-    domain = options.get("domain") or (
-        "out_of_domain" if path.name.startswith("out_of_domain") else "in_domain"
-    )
     line = reader.line_num
     for record in reader:
         start, line = line + 1, reader.line_num
-        acceptable = (record["acceptable"] or "").strip()
-        if acceptable not in {"0", "1"}:
-            raise RucolaError(f"'acceptable' must be 0 or 1, not '{acceptable}'", path, start)
-        label = int(acceptable)
-        error_type = (record["error_type"] or "").strip()
-        error_type = None if error_type in {"", "0"} else error_type
+        yield start, record
+
+
+def _id(record: dict, path: Path, line: int) -> int | None:
+    value = (record.get("id") or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise RucolaError(f"id '{value}' is not an integer", path, line) from None
+
+
+def _label(record: dict, path: Path, line: int) -> int:
+    acceptable = (record.get("acceptable") or "").strip()
+    if acceptable not in {"0", "1"}:
+        raise RucolaError(f"'acceptable' must be 0 or 1, not '{acceptable}'", path, line)
+    return int(acceptable)
+
+
+def _error_type(record: dict) -> str | None:
+    value = (record.get("error_type") or "").strip()
+    return None if value in {"", "0"} else value
+
+
+def read_rucola_csv(
+    path: Path,
+    options: dict[str, Any],
+    encoding: str,
+    split: str | None = None,
+    domain: str | None = None,
+) -> Iterator[RawExample]:
+    """One labelled file: train, validation, or the private gold."""
+    domain = (
+        domain
+        or options.get("domain")
+        or ("out_of_domain" if path.name.startswith("out_of_domain") else "in_domain")
+    )
+    if split is None and path.name in PUBLISHED_FILES:
+        split = PUBLISHED_FILES[path.name][0]
+    fields: list[str] | None = None
+    for line, record in _records(path, encoding, REQUIRED):
+        fields = fields or list(record)
+        label = _label(record, path, line)
         yield RawExample(
-            origin=f"{path}:{start}",
-            raw=",".join(record.get(k) or "" for k in reader.fieldnames or []),
+            origin=f"{path}:{line}",
+            raw=",".join(record.get(k) or "" for k in fields),
             text=record["sentence"],
             mark="" if label == 1 else "*",
-            error_type=error_type,
+            error_type=_error_type(record),
             source=(record["detailed_source"] or "").strip() or path.stem,
             domain=domain,
             label=label,
             expand=False,
-            provenance={"id": record["id"]} if record.get("id") else {},
+            published_id=_id(record, path, line),
+            published_split=split,
         )
+
+
+def _gold(folder: Path, encoding: str) -> dict[int, tuple[int, dict]]:
+    path = folder / GOLD_FILE
+    if not path.is_file():
+        return {}
+    gold: dict[int, tuple[int, dict]] = {}
+    for line, record in _records(path, encoding, ("id", *REQUIRED, "domain")):
+        key = _id(record, path, line)
+        if key is None:
+            raise RucolaError("a gold row without an id", path, line)
+        if key in gold:
+            raise RucolaError(f"id {key} occurs twice (first on line {gold[key][0]})", path, line)
+        if (record["domain"] or "").strip() not in schema.DOMAINS:
+            raise RucolaError(
+                f"domain must be {' or '.join(schema.DOMAINS)}, not '{record['domain']}'",
+                path,
+                line,
+            )
+        gold[key] = (line, record)
+    return gold
+
+
+def read_test(path: Path, encoding: str, gold: dict[int, tuple[int, dict]]) -> Iterator[RawExample]:
+    """The public test file; labelled from the private gold when the maintainer has it."""
+    gold_path = path.parent / GOLD_FILE
+    seen: set[int] = set()
+    for line, record in _records(path, encoding, ("id", "sentence")):
+        key = _id(record, path, line)
+        if key is None:
+            raise RucolaError("a test row without an id", path, line)
+        seen.add(key)
+        example = RawExample(
+            origin=f"{path}:{line}",
+            raw=f"{record['id']},{record['sentence']}",
+            text=record["sentence"],
+            mark="",
+            error_type=None,
+            source=None,
+            domain=None,
+            label=schema.UNLABELLED,
+            expand=False,
+            published_id=key,
+            published_split="test",
+        )
+        if gold:
+            if key not in gold:
+                raise RucolaError(f"test id {key} is not in {GOLD_FILE}", path, line)
+            gold_line, truth = gold[key]
+            if truth["sentence"] != record["sentence"]:
+                raise RucolaError(
+                    f"the gold sentence of id {key} differs from test.csv line {line}",
+                    gold_path,
+                    gold_line,
+                )
+            example.label = _label(truth, gold_path, gold_line)
+            example.mark = "" if example.label == 1 else "*"
+            example.error_type = _error_type(truth)
+            example.source = (truth["detailed_source"] or "").strip() or None
+            example.domain = truth["domain"].strip()
+        yield example
+    extra = sorted(set(gold) - seen)
+    if extra:
+        raise RucolaError(
+            f"{len(extra)} gold id(s) not in test.csv: {', '.join(map(str, extra[:5]))}",
+            gold_path,
+            gold[extra[0]][0],
+        )
+
+
+def read_published_release(
+    folder: Path, options: dict[str, Any], encoding: str
+) -> Iterator[RawExample]:
+    """A folder in the published layout, in the published order (see the module doc)."""
+    gold = _gold(folder, encoding)
+    for name, (split, domain) in PUBLISHED_FILES.items():
+        path = folder / name
+        if not path.is_file():
+            continue
+        if name == "test.csv":
+            yield from read_test(path, encoding, gold)
+        else:
+            yield from read_rucola_csv(path, options, encoding, split, domain)
+
+
+def published_files(folder: Path) -> list[Path]:
+    """The files of a published release that are read (for the report)."""
+    names = [*PUBLISHED_FILES, GOLD_FILE]
+    return [folder / n for n in names if (folder / n).is_file()]

@@ -69,6 +69,7 @@ def test_generated_repeats_are_set_aside_and_in_domain_pairs_grouped():
             ("сдали ли студенты экзамен", "out_of_domain", 0, "o3"),
             ("Кошка спит на тёплом подоконнике.", "in_domain", 1, "g3"),
             ("Кошка спит на тёплом подоконнике!", "in_domain", 1, "g4"),
+            ("Сдали ли студенты экзамен?", "out_of_domain", 1, "o4"),
         ]
     )
     found = find_duplicates(frame, SETTINGS)
@@ -77,16 +78,30 @@ def test_generated_repeats_are_set_aside_and_in_domain_pairs_grouped():
         None,
         None,
         "near_duplicate",
-        "duplicate",
+        "near_duplicate",  # only case and punctuation differ: alike, not the same sentence
         None,
-        "duplicate",
+        None,  # in-domain: a statement and an exclamation are two sentences
+        "duplicate",  # the same text
     ]
     assert found.of.tolist()[3] == "f:2"  # the in-domain row ranks first
     assert found.of.tolist()[4] == "f:1"  # the earlier generated row
-    assert found.of.tolist()[6] == "f:6"
+    assert found.of.tolist()[7] == "f:1"
     groups = found.group.tolist()
     assert groups[1] == groups[2] == "g1"  # minimal pair kept, one split group
-    assert groups[0] == "o1" and groups[5] == "g3"
+    assert groups[0] == "o1" and groups[5] == groups[6] == "g3"
+
+
+def test_published_rows_are_never_set_aside():
+    frame = _frame(
+        [
+            ("Сдали ли студенты экзамен?", "out_of_domain", 1, "o1"),
+            ("Сдали ли студенты экзамен?", "out_of_domain", 1, "o2"),
+            ("Сдали ли студенты экзамен?", "out_of_domain", 1, "o3"),
+        ]
+    )
+    frame["published"] = [True, True, False]
+    found = find_duplicates(frame, SETTINGS)
+    assert found.reason.tolist() == [None, None, "duplicate"]
 
 
 def test_reference_rows_rank_first(tmp_path: Path):

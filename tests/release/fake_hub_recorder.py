@@ -3,6 +3,11 @@
 It is NOT the Hub: it answers only the four endpoints a release uses (validate-yaml,
 preupload, commit, tag) closely enough for ``huggingface_hub`` to complete, and keeps
 every request, with the committed files decoded, for the tests to inspect.
+
+``fail_with`` makes it refuse with that HTTP status: every request, or with ``fail_on``
+only the requests whose path contains that text (e.g. ``"/commit/"`` to accept the
+preupload and refuse the commit, or ``"org/rucola/tag/"`` to refuse one repository's
+tag after its commit went through), which is how a publish that fails mid-way looks.
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ from typing import Any
 
 
 class HubStandIn:
-    def __init__(self, fail_with: int | None = None) -> None:
+    def __init__(self, fail_with: int | None = None, fail_on: str | None = None) -> None:
         self.requests: list[dict[str, Any]] = []
         self.commits: list[dict[str, Any]] = []
         self.tags: list[dict[str, Any]] = []
-        self.fail_with = fail_with
+        self.fail_with = fail_with or (500 if fail_on else None)
+        self.fail_on = fail_on
         stand_in = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,8 +42,12 @@ class HubStandIn:
                         "authorization": self.headers.get("authorization"),
                     }
                 )
-                if stand_in.fail_with:
-                    return self._send(stand_in.fail_with, {"error": "Invalid credentials"})
+                if stand_in.fail_with and (stand_in.fail_on or "") in self.path:
+                    message = (
+                        "refused by the stand-in" if stand_in.fail_on else "Invalid credentials"
+                    )
+                    stand_in.requests[-1]["refused"] = True
+                    return self._send(stand_in.fail_with, {"error": message})
                 if self.path == "/api/validate-yaml":
                     return self._send(200, {"errors": [], "warnings": []})
                 if "/preupload/" in self.path:
@@ -83,7 +93,9 @@ class HubStandIn:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def __enter__(self) -> HubStandIn:
         self.thread.start()

@@ -76,6 +76,93 @@ def test_malformed_predictions_name_the_rows(tmp_path, gold, text, message):
     assert not (tmp_path / "eval.json").exists()
 
 
+@pytest.mark.parametrize("text", ["", "\n", "id,acceptable\n", "\ufeffid,acceptable\r\n"])
+def test_empty_submission_names_the_missing_ids(run_cli, tmp_path, gold, text):
+    pred = predictions(tmp_path, text)
+    with pytest.raises(RucolaError) as error:
+        evaluate(pred, gold, tmp_path / "eval.json")
+    message = error.value.format()
+    assert "no predictions" in message
+    assert "8 id(s) without a prediction: 0, 1, 2, 3, 4 and 3 more" in message
+    assert not (tmp_path / "eval.json").exists()
+    code, stdout, stderr = run_cli(
+        "evaluate", str(pred), "--gold", str(gold), "--out", str(tmp_path / "cli.json")
+    )
+    assert code == 1 and "8 id(s) without a prediction" in stderr
+    assert not (tmp_path / "cli.json").exists()
+    assert "nan" not in (stdout + stderr).lower()
+
+
+def test_mismatched_ids_name_both_sides(tmp_path, gold):
+    text = "id,acceptable\n" + "".join(f"{i},1\n" for i in [0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15])
+    with pytest.raises(RucolaError) as error:
+        evaluate(predictions(tmp_path, text), gold, None)
+    message = error.value.format()
+    assert "3 id(s) without a prediction: 5, 6, 7" in message
+    assert "6 id(s) not in the gold: 10, 11, 12, 13, 14 and 1 more" in message
+    assert "hint" not in message
+
+
+def test_no_common_id_hints_at_the_gold(tmp_path, gold):
+    text = "id,acceptable\n100,1\n101,0\n"
+    with pytest.raises(RucolaError) as error:
+        evaluate(predictions(tmp_path, text), gold, None)
+    message = error.value.format()
+    assert (
+        "8 id(s) without a prediction" in message and "2 id(s) not in the gold: 100, 101" in message
+    )
+    assert "right gold file" in message
+
+
+@pytest.mark.parametrize(
+    ("gold_text", "message"),
+    [
+        ("id,sentence,acceptable,error_type,detailed_source\n", "the gold has no rows"),
+        ("", "the gold has no rows"),
+        ("id,sentence\n0,a\n", "gold needs id and label"),
+        ("id,sentence,acceptable\n0,a,1\n1,b,-1\n", "1 gold id(s) without a 0/1 label: 1"),
+        ("id,sentence,acceptable\n0,a,1\n1,b,\n", "1 gold id(s) without a 0/1 label: 1"),
+        ("id,sentence,acceptable\n0,a,1\n0,b,0\n", "1 id(s) repeated in the gold: 0"),
+    ],
+)
+def test_unusable_gold_is_an_error(run_cli, tmp_path, gold_text, message):
+    gold_path = tmp_path / "in_domain_dev.csv"
+    gold_path.write_text(gold_text, encoding="utf-8")
+    pred = predictions(tmp_path, "id,acceptable\n")
+    with pytest.raises(RucolaError) as error:
+        evaluate(pred, gold_path, tmp_path / "eval.json")
+    assert message in error.value.format()
+    code, stdout, stderr = run_cli(
+        "evaluate", str(pred), "--gold", str(gold_path), "--out", str(tmp_path / "cli.json")
+    )
+    assert code == 1 and "nan" not in (stdout + stderr).lower()
+
+
+def test_empty_parquet_gold_is_an_error(tmp_path, gold):
+    pd.read_parquet(gold).head(0).to_parquet(tmp_path / "empty.parquet")
+    with pytest.raises(RucolaError, match="no rows"):
+        evaluate(predictions(tmp_path, "id,acceptable\n"), tmp_path / "empty.parquet", None)
+
+
+def test_sample_submission_against_a_rucola_csv(run_cli, tmp_path):
+    gold_path = tmp_path / "in_domain_dev.csv"
+    gold_path.write_text(
+        "id,sentence,acceptable,error_type,detailed_source\n"
+        "0,Кот спит.,1,0,Paducheva2013\n"
+        "1,Кот спят.,0,Morphology,Paducheva2013\n"
+        "2,Спит кот дом.,0,Syntax,Seliverstova\n",
+        encoding="utf-8",
+    )
+    pred = predictions(tmp_path, "id,acceptable\n2,0\n0,1\n1,1\n")
+    code, stdout, stderr = run_cli(
+        "evaluate", str(pred), "--gold", str(gold_path), "--out", str(tmp_path / "e.json")
+    )
+    assert code == 0, stderr
+    assert "overall: n=3 accuracy=0.6667" in stdout and "nan" not in stdout.lower()
+    assert "recall Morphology: 0.0000 (n=1)" in stdout
+    assert "recall Syntax: 1.0000 (n=1)" in stdout
+
+
 def test_cli_exit_codes(run_cli, tmp_path, gold):
     pred = predictions(tmp_path, "id,acceptable\n0,1\n1,2\n")
     code, _, stderr = run_cli("evaluate", str(pred), "--gold", str(gold))

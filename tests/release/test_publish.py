@@ -3,6 +3,7 @@ networking disabled, and the refusals."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import subprocess
@@ -78,6 +79,35 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+def tree_state(root: Path) -> tuple[str, str, bytes | None]:
+    """What a failed publish must leave untouched: files (untracked included), tags and the
+    changelog's bytes."""
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    tags = subprocess.run(
+        ["git", "tag", "--list"], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
+    changelog = root / "CHANGELOG.md"
+    return status, tags, changelog.read_bytes() if changelog.is_file() else None
+
+
+def planned_files(stdout: str) -> dict[str, tuple[int, str]]:
+    """The public files of a dry-run plan: path -> (size, sha256 prefix)."""
+    files: dict[str, tuple[int, str]] = {}
+    for line in stdout.splitlines():
+        if line.startswith("private "):
+            break
+        if line.startswith("  "):
+            path, size, _, digest = line.split()
+            files[path] = (int(size), digest.removeprefix("sha256:"))
+    return files
+
+
 @pytest.fixture
 def online(monkeypatch):
     """The suite runs offline for load_dataset; publishing needs the (stand-in) network."""
@@ -117,6 +147,72 @@ def test_publish_one_commit_one_tag_no_hidden_label(run_cli, project, monkeypatc
     assert test["label"].tolist() == [-1] and test["error_type"].isna().all()
     assert not any(b"Semantics" in content for content in files.values())
     assert all(r["authorization"] == "Bearer hf_test_token" for r in hub.requests)
+    # the changelog is written after the Hub accepted the release, as it was uploaded
+    assert "## v1.0.0" in (project / "CHANGELOG.md").read_text()
+    assert files["CHANGELOG.md"] == (project / "CHANGELOG.md").read_bytes()
+    assert tree_state(project)[0] == "?? CHANGELOG.md\n"
+
+
+def test_dry_run_lists_exactly_what_is_sent(run_cli, project, monkeypatch, online):
+    (project / "CHANGELOG.md").write_text("# Changelog\n\n## v0.9.0\n\nAn earlier one.\n")
+    git(project, "add", "CHANGELOG.md")
+    git(project, "commit", "-qm", "changelog")
+    args = ("release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0")
+    code, stdout, stderr = run_cli(*args, "--dry-run", cwd=project)
+    assert code == 0, stderr
+    plan = planned_files(stdout)
+    assert "CHANGELOG.md" in plan
+    assert tree_state(project)[0] == ""  # the dry run wrote nothing
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, cwd=project)
+    assert code == 0, stderr
+    sent = hub.commits[0]["files"]
+    assert plan == {
+        path: (len(content), hashlib.sha256(content).hexdigest()[:16])
+        for path, content in sent.items()
+    }
+    changelog = (project / "CHANGELOG.md").read_text()
+    assert changelog.startswith("# Changelog\n\n## v1.0.0\n\nFirst release.\n")
+    assert changelog.endswith("## v0.9.0\n\nAn earlier one.\n")
+
+
+@pytest.mark.parametrize("had_changelog", [True, False])
+@pytest.mark.parametrize(
+    "fail_on",
+    [
+        "/api/datasets/org/rucola/preupload/",
+        "/api/datasets/org/rucola/commit/",
+        "/api/datasets/org/rucola/tag/",
+        "/api/datasets/org/rucola-private/commit/",
+    ],
+)
+def test_failed_publish_leaves_the_git_tree_as_it_was(
+    run_cli, project, monkeypatch, online, fail_on, had_changelog
+):
+    if had_changelog:
+        (project / "CHANGELOG.md").write_text("# Changelog\n\n## v0.9.0\n\nAn earlier one.\n")
+        git(project, "add", "CHANGELOG.md")
+        git(project, "commit", "-qm", "changelog")
+    before = tree_state(project)
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    args = ("release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0")
+    with HubStandIn(fail_with=409, fail_on=fail_on) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, "--private-repo-id", "org/rucola-private", cwd=project)
+    assert code == 1
+    assert "Hub refused" in stderr and "Traceback" not in stderr
+    assert any(r.get("refused") for r in hub.requests)  # it failed where it was meant to
+    assert tree_state(project) == before
+    if fail_on.endswith("/rucola/tag/"):  # the commit went through with the new changelog
+        public = [c for c in hub.commits if c["repo"] == "org/rucola"]
+        assert b"## v1.0.0" in public[0]["files"]["CHANGELOG.md"]
+    # nothing left behind blocks the next attempt
+    with HubStandIn() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, cwd=project)
+    assert code == 0, stderr
     assert "## v1.0.0" in (project / "CHANGELOG.md").read_text()
 
 
@@ -138,7 +234,8 @@ def test_dry_run_touches_no_network(run_cli, project, monkeypatch):
     )
     assert code == 0, stderr
     assert "default/test.parquet" in stdout and "tag v1.0.0" in stdout
-    assert "sha256:" in stdout
+    assert "sha256:" in stdout and "CHANGELOG.md" in stdout
+    assert not (project / "CHANGELOG.md").exists()
 
 
 def test_auth_failure_is_one_line(run_cli, project, monkeypatch, online):
@@ -156,10 +253,12 @@ def test_auth_failure_is_one_line(run_cli, project, monkeypatch, online):
 def test_unreachable_hub_is_one_line(run_cli, project, monkeypatch, online):
     monkeypatch.setenv("HF_TOKEN", "hf_x")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    before = tree_state(project)
     code, _, stderr = run_cli(
         "release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0", cwd=project
     )
     assert code == 1 and "error:" in stderr and "Traceback" not in stderr
+    assert tree_state(project) == before
 
 
 @pytest.mark.parametrize(

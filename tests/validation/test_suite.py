@@ -263,8 +263,9 @@ def test_duplicate_split_and_id_fails(tmp_path):
     frame = valid_frame()
     frame.loc[2, "id"] = 1
     result, _ = run(tmp_path, frame)
-    assert failed_names(result) == {"split, id: unique"}
-    rows = failure(result, "split, id: unique").rows
+    name = "id: unique per split (and, outside test, per domain, as published)"
+    assert failed_names(result) == {name}
+    rows = failure(result, name).rows
     assert {r["origin"] for r in rows} == {frame.at[1, "origin"], frame.at[2, "origin"]}
 
 
@@ -318,7 +319,34 @@ def test_label_outside_zero_and_one_fails(tmp_path):
     frame = valid_frame()
     frame.loc[3, "label"] = 2
     result, _ = run(tmp_path, frame)
-    assert keys(failure(result, "label: 0 or 1").rows) == {locate(frame, 3)}
+    name = "label: 0 or 1 (-1: a published test row whose gold we do not hold)"
+    assert keys(failure(result, name).rows) == {locate(frame, 3)}
+
+
+def test_unlabelled_rows_only_in_test(tmp_path):
+    """A published test row whose gold we do not hold passes; -1 outside test fails."""
+    frame = valid_frame()
+    extra = frame[frame["split"] == "test"].iloc[[0]].copy()
+    extra[["label", "error_type", "domain", "detailed_source"]] = [-1, None, None, None]
+    extra["sentence"] = "Опубликованное тестовое предложение без метки."
+    extra["id"] = int(frame.loc[frame["split"] == "test", "id"].max()) + 1
+    frame = pd.concat([frame, extra], ignore_index=True)
+    result, _ = run(tmp_path, frame)
+    assert result.success, result.summary()
+    train = frame.index[frame["split"] == "train"][0]
+    frame.loc[train, "label"] = -1
+    result, _ = run(tmp_path, frame)
+    assert keys(failure(result, "label: 0 or 1 outside test").rows) == {locate(frame, train)}
+
+
+def test_a_pinned_row_that_moved_fails(tmp_path):
+    frame = valid_frame()
+    frame["pinned_split"] = None
+    row = frame.index[frame["split"] == "train"][0]
+    frame.loc[row, "pinned_split"] = "test"
+    result, _ = run(tmp_path, frame)
+    name = "split: pinned rows keep the split of their pin or published release"
+    assert keys(failure(result, name).rows) == {locate(frame, row)}
 
 
 def test_unknown_split_and_domain_fail(tmp_path):
