@@ -9,7 +9,8 @@ Exact means equal after Unicode and whitespace normalisation (punctuation and ca
 count: a question and a statement are two sentences); rows equal up to case and
 punctuation are near-duplicates. In-domain rows and rows of a published release are never
 set aside here: minimal pairs are the point of an acceptability corpus, extraction already
-removed exact in-domain repeats, and a published row keeps its id and split. Rows that stay in one cluster share a ``group``, so the split keeps them together.
+removed exact in-domain repeats, and a published row keeps its id and split. Rows that
+stay in one cluster share a ``group``, so the split keeps them together.
 """
 
 from __future__ import annotations
