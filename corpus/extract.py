@@ -53,6 +53,7 @@ class _Collector:
                 "detail": detail,
                 "published_id": example.published_id,
                 "published_split": example.published_split,
+                "domain": example.domain,
             }
         )
 
@@ -238,6 +239,7 @@ def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str,
         "detail": detail,
         "published_id": row["published_id"],
         "published_split": row["published_split"],
+        "domain": row["domain"],
     }
 
 

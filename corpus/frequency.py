@@ -85,7 +85,9 @@ def frequency_path(value: object) -> str | None:
                 "params.yaml",
             )
         return str(value[0]) if value and value[0] else None
-    raise RucolaError(f"filter.frequency.path must be a list of paths, got {value!r}", "params.yaml")
+    raise RucolaError(
+        f"filter.frequency.path must be a list of paths, got {value!r}", "params.yaml"
+    )
 
 
 def load_frequencies(config: dict) -> Frequencies:

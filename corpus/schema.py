@@ -67,5 +67,6 @@ REJECTED_SCHEMA = pa.schema(
         ("detail", pa.string()),  # e.g. the origin of the row a duplicate repeats
         ("published_id", pa.int64()),  # set aside rows of a published release: their id
         ("published_split", pa.string()),
+        ("domain", pa.string()),
     ]
 )

@@ -211,6 +211,74 @@ def gold_rows(frame: pd.DataFrame) -> pa.Table:
     ).replace_schema_metadata(None)
 
 
+LEDGER_FILE = "corrections.parquet"
+LEDGER_SCHEMA = pa.schema(
+    [
+        ("split", pa.string()),
+        ("domain", pa.string()),
+        ("id", pa.int64()),
+        ("sentence", pa.string()),
+        ("action", pa.string()),  # corrected | removed
+        ("reason", pa.string()),
+    ]
+)
+
+
+def _rejected_files(params: dict) -> list[Path]:
+    """Every side file of rows set aside on the way to the split data."""
+    paths = [
+        params.get("extract", {}).get("rejected"),
+        params.get("filter", {}).get("rejected"),
+        params.get("annotate", {}).get("corpus", {}).get("rejected"),
+    ]
+    return [Path(p) for p in paths if p and Path(p).is_file()]
+
+
+def corrections_ledger(frame: pd.DataFrame, params: dict) -> pa.Table:
+    """Rows of a published release that this build changed, each with its cause: text
+    corrected at extraction (``corrections``), or set aside with a reason. ``release diff``
+    names the cause of every corrected or removed row from it."""
+    entries: list[dict[str, Any]] = []
+    if "published_id" in frame.columns and "corrections" in frame.columns:
+        corrected = frame[frame["published_id"].notna() & frame["corrections"].notna()]
+        for row in corrected.itertuples(index=False):
+            entries.append(
+                {
+                    "split": row.split,
+                    "domain": row.domain,
+                    "id": int(row.published_id),
+                    "sentence": row.sentence,
+                    "action": "corrected",
+                    "reason": row.corrections,
+                }
+            )
+    for path in _rejected_files(params):
+        table = pq.read_table(path)
+        if not {"published_id", "published_split"} <= set(table.column_names):
+            continue
+        rejected = table.to_pandas()
+        rejected = rejected[rejected["published_id"].notna()]
+        for row in rejected.to_dict(orient="records"):
+            detail = row.get("detail")
+            entries.append(
+                {
+                    "split": row["published_split"],
+                    "domain": row.get("domain") if isinstance(row.get("domain"), str) else None,
+                    "id": int(row["published_id"]),
+                    "sentence": row.get("sentence"),
+                    "action": "removed",
+                    "reason": row["reason"] + (f" ({detail})" if isinstance(detail, str) else ""),
+                }
+            )
+    ledger = pd.DataFrame(entries, columns=LEDGER_SCHEMA.names)
+    ledger = ledger.astype(object).where(ledger.notna(), None)
+    order = {s: i for i, s in enumerate(schema.SPLITS)}
+    ledger = ledger.sort_values(
+        ["split", "id"], key=lambda c: c.map(order) if c.name == "split" else c, kind="stable"
+    )
+    return pa.Table.from_pandas(ledger, schema=LEDGER_SCHEMA, preserve_index=False)
+
+
 def _write_split(rows: pd.DataFrame, folder: Path, config: str, split: str) -> SplitFile:
     target = arrow_schema()
     table = pa.Table.from_pandas(rows, schema=target, preserve_index=False)
@@ -264,6 +332,8 @@ def build_release(
         card = render_card(frame, files, params, data_sha256, features(), PLOTS)
         (public / "README.md").write_bytes(card.encode("utf-8"))
         pq.write_table(gold_rows(frame), private / GOLD_FILE, compression=COMPRESSION)
+        ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
+        pq.write_table(ledger, private / LEDGER_FILE, compression=COMPRESSION)
         # mkdtemp makes the folders 0700; the release is for reading, the gold stays private
         public.chmod(0o755)
         private.chmod(0o700)

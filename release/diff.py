@@ -1,5 +1,13 @@
-"""What changed between two releases: rows added, removed, relabelled, re-categorised and
-moved between splits, per source and per split, as a Markdown section for the changelog."""
+"""What changed between two releases, row by row, and which correction caused each change.
+
+Rows are matched by their identity, the published key that submissions and users rely on:
+split, id scope (the domain in train and validation, nothing in test) and id. A row present
+in both with other text was corrected; with another label relabelled; with another category
+re-categorised. A row only in the old release whose text reappears only in the new one under
+another identity moved (a pin forbids that; the diff shows it if it happens). The rest were
+added or removed. The cause of a correction or removal comes from the new build's ledger
+(``private/corrections.parquet`` beside the release folder, written by ``release build``).
+"""
 
 from __future__ import annotations
 
@@ -9,74 +17,199 @@ from typing import Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus.pin import sentence_key
+from corpus.pin import id_scope, sentence_key
 from rucola.errors import RucolaError
 
-COLUMNS = ["sentence", "label", "error_type", "split", "detailed_source", "domain"]
+COLUMNS = ["sentence", "label", "error_type", "split", "detailed_source", "domain", "id"]
+KEY = ["split", "scope", "id"]
+KINDS = ["added", "removed", "corrected", "relabelled", "recategorised", "moved"]
+LEDGER = "corrections.parquet"
+LISTED = 200  # rows listed per kind in the Markdown section
+
+
+def _from_folder(path: Path) -> pd.DataFrame:
+    parts = []
+    for file in sorted((path / "default").glob("*.parquet")):
+        part = pq.read_table(file).to_pandas()
+        part["split"] = file.stem.split("-")[0]
+        parts.append(part)
+    if not parts:
+        raise RucolaError("no default/*.parquet files: not a release folder", path)
+    frame = pd.concat(parts, ignore_index=True).astype(object)
+    gold_path = path.parent / "private" / "test_gold.parquet"
+    test = frame["split"] == "test"
+    if gold_path.is_file() and test.any():
+        gold = pq.read_table(gold_path).to_pandas().set_index("id")
+        held = test & frame["id"].isin(gold.index)  # published test rows may lack gold
+        for column in ("label", "error_type", "detailed_source", "domain"):
+            if column in gold.columns:
+                values = gold[column].astype(object)
+                frame.loc[held, column] = frame.loc[held, "id"].map(values).to_numpy()
+    return frame
+
+
+def _from_published(path: Path) -> pd.DataFrame:
+    from corpus.sources.rucola_csv import read_published_release
+
+    rows = [
+        {
+            "sentence": e.text,
+            "label": e.label,
+            "error_type": e.error_type,
+            "split": e.published_split,
+            "detailed_source": e.source,
+            "domain": e.domain,
+            "id": e.published_id,
+        }
+        for e in read_published_release(path, {}, "utf-8")
+    ]
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def read_release(path: str | Path) -> pd.DataFrame:
-    """A release folder (hidden test labels taken from ``../private`` when present) or a
-    split parquet, as one frame keyed by normalised sentence."""
+    """A release folder (hidden test labels from ``../private`` when present), a split
+    parquet, or a folder in the published RuCoLA layout, indexed by identity."""
+    from corpus.sources.rucola_csv import is_published_layout
+
     path = Path(path)
     if path.is_file() and path.suffix == ".parquet":
         frame = pq.read_table(path).to_pandas()
+    elif is_published_layout(path):
+        frame = _from_published(path)
     elif path.is_dir():
-        parts = []
-        for file in sorted((path / "default").glob("*.parquet")):
-            part = pq.read_table(file).to_pandas()
-            part["split"] = file.stem.split("-")[0]
-            parts.append(part)
-        if not parts:
-            raise RucolaError("no default/*.parquet files: not a release folder", path)
-        frame = pd.concat(parts, ignore_index=True)
-        gold_path = path.parent / "private" / "test_gold.parquet"
-        test = frame["split"] == "test"
-        if gold_path.is_file() and test.any():
-            gold = pq.read_table(gold_path).to_pandas().set_index("id")
-            for column in ("label", "error_type", "detailed_source", "domain"):
-                if column in gold.columns:
-                    frame.loc[test, column] = frame.loc[test, "id"].map(gold[column]).to_numpy()
+        frame = _from_folder(path)
     else:
-        raise RucolaError("expected a release folder or a split parquet", path)
+        raise RucolaError(
+            "expected a release folder, a split parquet or a published RuCoLA folder", path
+        )
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise RucolaError(f"missing column(s) {', '.join(missing)}", path)
     frame = frame[COLUMNS].copy()
-    frame["key"] = [sentence_key(s) for s in frame["sentence"]]
-    return frame.drop_duplicates("key").set_index("key")
+    frame = frame.astype(object).where(frame.notna(), None)
+    frame["id"] = frame["id"].astype("int64")
+    frame["scope"] = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    repeated = frame.duplicated(KEY)
+    if repeated.any():
+        first = frame.loc[repeated].iloc[0]
+        raise RucolaError(f"id {first['id']} occurs twice in split '{first['split']}'", path)
+    return frame.set_index(KEY, drop=False).rename_axis(["_split", "_scope", "_id"])
 
 
-def diff_releases(old: pd.DataFrame, new: pd.DataFrame) -> dict[str, Any]:
-    both = old.join(new, how="inner", suffixes=("_old", "_new"))
-    changes = {
-        "added": new.loc[new.index.difference(old.index)],
-        "removed": old.loc[old.index.difference(new.index)],
-        "relabelled": both[both["label_old"].astype(str) != both["label_new"].astype(str)],
-        "recategorised": both[
-            both["error_type_old"].fillna("") != both["error_type_new"].fillna("")
-        ],
-        "moved": both[both["split_old"] != both["split_new"]],
+def read_ledger(path: str | Path) -> pd.DataFrame | None:
+    """The new build's corrections ledger, when the release folder has one beside it."""
+    path = Path(path)
+    folder = path if path.is_dir() else path.parent
+    ledger = folder.parent / "private" / LEDGER
+    if not ledger.is_file():
+        return None
+    frame = pq.read_table(ledger).to_pandas()
+    frame["scope"] = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    return frame.set_index(["split", "scope", "id"])
+
+
+def _same(a: Any, b: Any) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and str(a) == str(b))
+
+
+HIDDEN = "(hidden)"
+
+
+def _row(identity: tuple, frame: pd.DataFrame, **extra: Any) -> dict[str, Any]:
+    """One listed change. A test row's domain, source, labels and categories stay hidden:
+    the changelog is published."""
+    row = frame.loc[identity]
+    test = identity[0] == "test"
+    if test and "after" in extra:
+        extra = {**extra, "before": HIDDEN, "after": HIDDEN}
+    return {
+        "split": identity[0],
+        "domain": None if test else row["domain"],
+        "id": int(identity[2]),
+        "sentence": row["sentence"],
+        "detailed_source": HIDDEN if test else row["detailed_source"],
+        **extra,
     }
+
+
+def diff_releases(
+    old: pd.DataFrame, new: pd.DataFrame, ledger: pd.DataFrame | None = None
+) -> dict[str, Any]:
+    rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+
+    def cause(identity: tuple) -> str | None:
+        if ledger is None or identity not in ledger.index:
+            return None
+        entry = ledger.loc[identity]
+        if isinstance(entry, pd.DataFrame):
+            entry = entry.iloc[0]
+        return str(entry["reason"])
+
+    common = old.index.intersection(new.index, sort=False)
+    for identity in common:
+        a, b = old.loc[identity], new.loc[identity]
+        if a["sentence"] != b["sentence"]:
+            rows["corrected"].append(
+                _row(identity, new, before=a["sentence"], cause=cause(identity))
+            )
+        if not _same(a["label"], b["label"]):
+            rows["relabelled"].append(
+                _row(identity, new, before=a["label"], after=b["label"], cause=cause(identity))
+            )
+        if not _same(a["error_type"], b["error_type"]):
+            rows["recategorised"].append(
+                _row(
+                    identity,
+                    new,
+                    before=a["error_type"],
+                    after=b["error_type"],
+                    cause=cause(identity),
+                )
+            )
+    only_old = old.index.difference(new.index, sort=False)
+    only_new = new.index.difference(old.index, sort=False)
+    new_by_key: dict[str, tuple] = {}
+    for identity in only_new:
+        new_by_key.setdefault(sentence_key(new.loc[identity, "sentence"]), identity)
+    moved_to: set[tuple] = set()
+    for identity in only_old:
+        target = new_by_key.get(sentence_key(old.loc[identity, "sentence"]))
+        if target is not None and target not in moved_to:
+            moved_to.add(target)
+            rows["moved"].append(
+                _row(target, new, before=f"{identity[0]} {identity[2]}", cause=cause(target))
+            )
+        else:
+            rows["removed"].append(_row(identity, old, cause=cause(identity)))
+    for identity in only_new:
+        if identity not in moved_to:
+            rows["added"].append(_row(identity, new))
+
     result: dict[str, Any] = {"old_rows": int(len(old)), "new_rows": int(len(new))}
-    for kind, rows in changes.items():
-        source = (
-            rows["detailed_source"] if "detailed_source" in rows else rows["detailed_source_new"]
-        )
-        split = rows["split"] if "split" in rows else rows["split_new"]
+    for kind, listed in rows.items():
+        frame = pd.DataFrame(listed, columns=["split", "detailed_source", "before"])
         entry: dict[str, Any] = {
-            "rows": int(len(rows)),
-            "by_source": {str(k): int(v) for k, v in sorted(source.value_counts().items())},
-            "by_split": {str(k): int(v) for k, v in sorted(split.value_counts().items())},
+            "rows": len(listed),
+            "by_source": {
+                str(k): int(v)
+                for k, v in sorted(frame["detailed_source"].fillna(HIDDEN).value_counts().items())
+            },
+            "by_split": {str(k): int(v) for k, v in sorted(frame["split"].value_counts().items())},
+            "list": listed,
         }
         if kind == "moved":
-            pairs = (rows["split_old"] + " -> " + rows["split_new"]).value_counts()
-            entry["by_move"] = {str(k): int(v) for k, v in sorted(pairs.items())}
-            entry["train_to_test"] = int(
-                ((rows["split_old"] == "train") & (rows["split_new"] == "test")).sum()
-            )
+            moves = [f"{r['before'].split()[0]} -> {r['split']}" for r in listed]
+            entry["by_move"] = {k: moves.count(k) for k in sorted(set(moves))}
+            entry["train_to_test"] = moves.count("train -> test")
+        if kind in ("removed", "corrected"):
+            causes = [r["cause"] or "(no recorded cause)" for r in listed]
+            entry["by_cause"] = {k: causes.count(k) for k in sorted(set(causes))}
         result[kind] = entry
     return result
+
+
+def _cell(value: Any) -> str:
+    return "–" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
 
 
 def to_markdown(result: dict[str, Any], title: str) -> str:
@@ -88,15 +221,36 @@ def to_markdown(result: dict[str, Any], title: str) -> str:
         "| change | rows | by split | by source |",
         "|---|---|---|---|",
     ]
-    for kind in ("added", "removed", "relabelled", "recategorised", "moved"):
+    for kind in KINDS:
         entry = result[kind]
         by_split = (
             ", ".join(f"{k} {v}" for k, v in entry.get("by_move", entry["by_split"]).items()) or "-"
         )
         by_source = ", ".join(f"{k} {v}" for k, v in entry["by_source"].items()) or "-"
         lines.append(f"| {kind} | {entry['rows']} | {by_split} | {by_source} |")
+    for kind in ("corrected", "removed", "relabelled", "recategorised", "moved"):
+        listed = result[kind]["list"]
+        if not listed:
+            continue
+        lines += ["", f"### {kind.capitalize()}", ""]
+        lines += ["| split | id | sentence | change | cause |", "|---|---|---|---|---|"]
+        for row in listed[:LISTED]:
+            if kind == "corrected":
+                change = f"was: {row['before']}"
+            elif kind in ("relabelled", "recategorised"):
+                change = f"{_cell(row['before'])} -> {_cell(row['after'])}"
+            elif kind == "moved":
+                change = f"from {row['before']}"
+            else:
+                change = "removed"
+            lines.append(
+                f"| {row['split']} | {row['id']} | {_cell(row['sentence'])} | {_cell(change)} "
+                f"| {_cell(row.get('cause'))} |"
+            )
+        if len(listed) > LISTED:
+            lines.append(f"| … | | {len(listed) - LISTED} more | | |")
     return "\n".join(lines) + "\n"
 
 
 def release_diff(old_path: str | Path, new_path: str | Path) -> dict[str, Any]:
-    return diff_releases(read_release(old_path), read_release(new_path))
+    return diff_releases(read_release(old_path), read_release(new_path), read_ledger(new_path))

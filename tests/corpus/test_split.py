@@ -152,3 +152,56 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
         assert {sentence_key(s) for s in published["sentence"]} == {
             sentence_key(s) for s in out.loc[out["split"] == split, "sentence"]
         }
+
+
+def published_rows() -> pd.DataFrame:
+    """A published release: ids per file, a near-duplicate group straddling train and
+    validation, two new rows in that group's domain."""
+    rows = [
+        ("Всем дано по пять апельсинов.", 1, "train", 7, "g1"),
+        ("Всем дано по пять апельсин.", 0, "validation", 3, "g1"),
+        ("Всем дано по пять апельсинам.", 0, "train", 8, "g1"),
+        ("Новое предложение о погоде.", 1, None, None, "g1"),  # joins its group's pins
+        ("Совсем новое предложение.", 1, None, None, "g9"),
+    ]
+    frame = pd.DataFrame(
+        rows, columns=["sentence", "label", "published_split", "published_id", "group"]
+    )
+    frame["published_id"] = frame["published_id"].astype("Int64")
+    frame["error_type"] = [None if label else "Morphology" for label in frame["label"]]
+    frame["domain"] = "in_domain"
+    frame["detailed_source"] = "Book"
+    return frame
+
+
+def test_published_rows_keep_id_and_split_and_the_pin_wins_over_groups(tmp_path):
+    write_parquet(published_rows(), tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path))
+    out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
+    assert out.at["Всем дано по пять апельсинов.", "split"] == "train"
+    assert out.at["Всем дано по пять апельсинов.", "id"] == 7
+    assert out.at["Всем дано по пять апельсин.", "split"] == "validation"
+    assert out.at["Всем дано по пять апельсин.", "id"] == 3
+    assert out.at["Новое предложение о погоде.", "split"] == "train"  # the group's majority
+    assert pd.isna(out.at["Новое предложение о погоде.", "pinned_split"])
+    new_ids = out.loc[out["pinned_split"].isna() & (out["split"] == "train"), "id"]
+    assert sorted(new_ids) == list(range(9, 9 + len(new_ids)))  # after the largest id
+    assert report["pin"]["published"] == 3 and report["pin"]["straddling_groups"] == 1
+    assert report["pin"]["straddling"][0]["group"] == "g1"
+
+
+def test_a_pin_matches_other_rows_by_text_and_keeps_their_ids(tmp_path):
+    old = published_rows().iloc[:3].copy()
+    old["split"], old["id"] = old["published_split"], old["published_id"].astype("int64")
+    old.drop(columns=["published_split", "published_id"]).to_parquet(tmp_path / "pin.parquet")
+    frame = published_rows().iloc[:3].copy()
+    frame["published_split"] = None  # rows from a sheet: only the pin knows them
+    frame["published_id"] = pd.array([None] * 3, dtype="Int64")
+    frame.loc[0, "sentence"] = "Всем дано по пять апельсинов!"  # not the pinned text
+    write_parquet(frame, tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path, pin=[str(tmp_path / "pin.parquet")]))
+    out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
+    assert out.at["Всем дано по пять апельсин.", "id"] == 3  # matched by text
+    assert out.at["Всем дано по пять апельсин.", "split"] == "validation"
+    assert report["pin"]["pinned"] == 2 and report["pin"]["removed"] == 1
+    assert pd.isna(out.at["Всем дано по пять апельсинов!", "pinned_split"])

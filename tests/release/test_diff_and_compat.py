@@ -121,3 +121,79 @@ def test_diff_between_two_built_release_folders(tmp_path):
     assert result["added"]["rows"] == 1 and result["removed"]["rows"] == 1
     assert result["recategorised"]["rows"] == 1  # a hidden test row: Morphology -> Syntax
     assert result["moved"]["rows"] == 0
+
+
+def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path):
+    """The new build's ledger (private/corrections.parquet) gives each corrected or removed
+    published row its cause; a test row's hidden label change is not shown."""
+    import json
+
+    from release.build import build_release
+    from rucola.io import file_sha256, write_parquet
+    from rucola.params import DEFAULTS
+
+    from corpus.schema import REJECTED_SCHEMA
+
+    def release(name: str, rows: list[tuple], corrections=None, rejected=None) -> None:
+        frame = split_frame(rows).assign(
+            mark="", origin="x:1", n_tokens=4, high_freq_share=1.0, corrections=corrections
+        )
+        frame["group"] = [f"g{i}" for i in range(len(frame))]
+        frame["published_id"] = frame["id"]
+        folder = tmp_path / name
+        folder.mkdir()
+        frame.to_parquet(folder / "split.parquet")
+        (folder / "v.json").write_text(
+            json.dumps({"success": True, "data_sha256": file_sha256(folder / "split.parquet")})
+        )
+        params = json.loads(json.dumps(DEFAULTS))
+        params["extract"]["rejected"] = str(folder / "rejected.parquet")
+        write_parquet(
+            pd.DataFrame(rejected or [], columns=REJECTED_SCHEMA.names),
+            folder / "rejected.parquet",
+            REJECTED_SCHEMA,
+        )
+        build_release(
+            folder / "split.parquet",
+            folder / "v.json",
+            params,
+            folder / "rucola",
+            folder / "private",
+        )
+
+    release("v1", [("Вcё хорошо.", 1, None, "train", "A", "in_domain"), *OLD])
+    removed = {
+        "origin": "in_domain_train.csv:3",
+        "raw": "",
+        "reason": "artefact:judgment_mark",
+        "sentence": "Кот спят.",
+        "detailed_source": "A",
+        "detail": None,
+        "published_id": 2,
+        "published_split": "train",
+        "domain": "in_domain",
+    }
+    v2 = [("Всё хорошо.", 1, None, "train", "A", "in_domain"), OLD[0], *OLD[2:]]
+    frame = split_frame(v2)
+    frame.loc[frame["split"] == "test", "label"] = [1, 1]  # a hidden test row relabelled
+    v2 = list(
+        frame[["sentence", "label", "error_type", "split", "detailed_source", "domain"]].itertuples(
+            index=False, name=None
+        )
+    )
+    release(
+        "v2", v2, corrections=["homoglyphs: Вcё->Всё", None, None, None, None], rejected=[removed]
+    )
+    result = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola")
+    assert [r["cause"] for r in result["corrected"]["list"]] == ["homoglyphs: Вcё->Всё"]
+    assert [(r["id"], r["cause"]) for r in result["removed"]["list"]] == [
+        (2, "artefact:judgment_mark")
+    ]
+    assert result["added"]["rows"] == result["moved"]["rows"] == 0
+    relabelled = result["relabelled"]["list"]
+    assert [(r["split"], r["before"], r["after"]) for r in relabelled] == [
+        ("test", "(hidden)", "(hidden)")
+    ]
+    markdown = to_markdown(result, "v1.1.0")
+    assert "homoglyphs: Вcё->Всё" in markdown and "artefact:judgment_mark" in markdown
+    assert "Morphology -> " not in markdown and "in_domain" not in markdown
