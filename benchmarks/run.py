@@ -27,6 +27,7 @@ COPY = [
     "generation",
     "validation",
     "release",
+    "rucola",
     ".dvc/config",
     ".dvc/.gitignore",
 ]

@@ -115,12 +115,19 @@ def export(
 
     Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
     """
-    from corpus.annotations.export import export_pool, read_controls, read_tasks, stage2_tasks
+    from corpus.annotations.export import (
+        control_path,
+        export_pool,
+        read_controls,
+        read_tasks,
+        stage2_tasks,
+    )
     from corpus.annotations.merge import merge_votes
     from corpus.annotations.votes import read_stage1
 
     section = _section(params_file)
-    golden = read_controls(controls or section["controls"])
+    golden_path = control_path(controls or section["controls"])
+    golden = read_controls(golden_path)
     if stage == 1:
         tasks = read_tasks(candidates or section["candidates"])
     else:
@@ -152,12 +159,16 @@ def export(
         golden,
         out_dir or section["export_dir"],
         page_size=int(section["page_size"]),
-        controls_per_page=int(section["controls_per_page"]),
+        # No golden set named (annotate.controls: []): pages without control tasks.
+        controls_per_page=int(section["controls_per_page"]) if golden_path else 0,
         seed=int(section["seed"]),
     )
+    no_golden = "" if golden_path else " (no golden set: annotate.controls is empty)"
     _console().print(
         f"annotate export: stage {stage}, {manifest['tasks']} tasks on {manifest['pages']} "
-        f"pages with {manifest['control_rows']} control rows -> {out_dir or section['export_dir']}"
+        f"pages with {manifest['control_rows']} control rows{no_golden} -> "
+        f"{out_dir or section['export_dir']}",
+        markup=False,
     )
 
 

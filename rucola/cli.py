@@ -250,13 +250,17 @@ def release_publish(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan only")] = False,
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
-    """Publish a validated release: one atomic commit and a tag vX.Y.Z on the Hub."""
-    from release.diff import release_diff, to_markdown
+    """Publish a validated release: one atomic commit and a tag vX.Y.Z on the Hub.
+
+    The new changelog goes up with the commit; the local file is written only after the
+    commit and the tag succeeded, so a failed publish leaves the git tree as it was."""
     from release.publish import (
+        changelog_section,
         check_git,
         check_validation,
         plan_release,
         publish,
+        render_changelog,
         write_changelog,
     )
 
@@ -265,20 +269,17 @@ def release_publish(
     check_validation(Path(section["input"]), Path(section["validation"]))
     check_git(Path.cwd(), version)
     changelog = Path(section["changelog"])
-    plan = plan_release(params, repo_id, version, private_repo_id, None if dry_run else changelog)
+    entry = changelog_section(version, section["input"], previous or params["split"].get("pin"))
+    text = render_changelog(changelog, entry)
+    plan = plan_release(params, repo_id, version, private_repo_id, text)
     if dry_run:
         out.print(plan.describe(), markup=False)
         out.print("dry run: nothing was sent")
         return
-    old = previous or params["split"].get("pin")
-    if old:
-        text = to_markdown(release_diff(old, section["input"]), f"v{version}")
-    else:
-        text = f"## v{version}\n\nFirst release.\n"
-    write_changelog(changelog, text)
-    plan = plan_release(params, repo_id, version, private_repo_id, changelog)
     result = publish(plan, endpoint=os.environ.get("HF_ENDPOINT"))
+    write_changelog(changelog, text)
     out.print(f"published {repo_id} {plan.tag} (commit {result['commit'][:12]})")
+    out.print(f"wrote {changelog}: commit it and tag the git tree {plan.tag}", markup=False)
 
 
 @release_app.command("diff")
@@ -321,21 +322,86 @@ def evaluate(
 @handles_errors
 def baseline(
     train: Annotated[Path | None, typer.Option("--train", help="train file (CSV/parquet)")] = None,
-    validation: Annotated[Path | None, typer.Option("--validation")] = None,
+    validation: Annotated[
+        Path | None, typer.Option("--validation", help="validation file (CSV/parquet)")
+    ] = None,
+    out_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="report JSON; default: baseline.report for the split stage, stdout for "
+            "--train/--validation (the pipeline's report is never overwritten by outside files)",
+        ),
+    ] = None,
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
     """Train the paper's non-neural baselines on train and score validation."""
+    import json
+
     from release.baseline import baseline as run
 
     params = load_params(params_file)["baseline"]
-    report = run(params["report"], params["input"], train, validation)
+    outside = train is not None or validation is not None
+    if outside and (train is None or validation is None):
+        raise RucolaError("give both --train and --validation, or neither (the split parquet)")
+    if outside:
+        report = run(out_path, None, train, validation)
+    else:
+        report = run(out_path or params["report"], params["input"])
     lr = report["logistic_regression"]
-    out.print(
+    summary = (
         f"baseline: majority MCC {report['majority']['validation']['overall']['mcc']}, "
         f"logistic regression ({lr['features']} features, C={lr['C']}) MCC "
         f"{lr['validation']['overall']['mcc']}, accuracy "
         f"{lr['validation']['overall']['accuracy']}"
     )
+    if outside and out_path is None:
+        typer.echo(json.dumps(report, ensure_ascii=False, indent=2, sort_keys=True))
+        err.print(summary, markup=False, soft_wrap=True)
+    else:
+        out.print(summary, markup=False)
+
+
+@app.command()
+@handles_errors
+def track(
+    family: Annotated[
+        str, typer.Argument(help="the params key naming the input, e.g. extract.sources")
+    ],
+    path: Annotated[str, typer.Argument(help="the input (file or folder) as params name it")],
+    name: Annotated[
+        str | None,
+        typer.Option("--as", help="fingerprint name (the source id for generate.sources)"),
+    ] = None,
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Fingerprint one params-named input for DVC (reports/inputs/FAMILY/PATH.json)."""
+    from rucola.track import track as run
+
+    target = run(load_params(params_file), family, path, name)
+    out.print(f"track: {path} -> {target}", markup=False)
+
+
+@app.command("track-generator")
+@handles_errors
+def track_generator(
+    name: Annotated[str, typer.Argument(help="generator name under generate.generators")],
+    params_file: ParamsOption = Path("params.yaml"),
+) -> None:
+    """Fingerprint the sources one generator reads (reports/inputs/generate.generators/)."""
+    from rucola.track import track_generator as run
+
+    out.print(f"track-generator: {name} -> {run(load_params(params_file), name)}", markup=False)
+
+
+@app.command("track-index")
+@handles_errors
+def track_index(params_file: ParamsOption = Path("params.yaml")) -> None:
+    """Record which inputs params name per family; remove fingerprints no longer named."""
+    from rucola.track import track_index as run
+
+    counts = {family: len(names) for family, names in run(load_params(params_file)).items()}
+    out.print(f"track-index: {counts}", markup=False)
 
 
 def main() -> None:

@@ -39,6 +39,8 @@ DEFAULTS: dict[str, Any] = {
         "unknown_mark": "error",
         "on_conflict": "reject",
         "expand_alternations": True,
+        "normalize": True,  # false: text exactly as read (rebuilding a published release)
+        "deduplicate": True,  # false: repeated sentences kept (rebuilding a published release)
         "fix_homoglyphs": True,
         "artefacts": "reject",
         "require_error_type": True,
@@ -77,7 +79,7 @@ DEFAULTS: dict[str, Any] = {
         "max_tokens": 30,
         "min_ipm": 1.0,
         "min_high_freq_share": 0.6,
-        "frequency": {"source": "wordfreq", "path": None},
+        "frequency": {"source": "wordfreq", "path": []},  # rnc: [the dictionary file]
         "near_duplicates": {
             "enabled": True,
             "threshold": 0.7,  # Jaccard of character shingles
@@ -105,7 +107,7 @@ DEFAULTS: dict[str, Any] = {
         "report": "reports/split.json",
         "seed": 42,
         "ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]},
-        "pin": None,
+        "pin": [],  # at most one previous release
     },
     "validate": {
         "input": "data/interim/split.parquet",
@@ -113,6 +115,7 @@ DEFAULTS: dict[str, Any] = {
         "docs": "reports/validation_docs",
         "max_split_deviation": 0.02,
         "max_acceptable_share_deviation": 0.03,
+        "exempt_published": False,  # true: published rows skip the text checks (v1 as is)
         "error_types": ["Morphology", "Syntax", "Semantics", "Hallucination"],
     },
     "baseline": {
@@ -122,7 +125,7 @@ DEFAULTS: dict[str, Any] = {
     "annotate": {
         # Inputs: candidates to annotate, the golden set, people's answers.
         "candidates": "data/interim/candidates.parquet",
-        "controls": "data/sample/annotations/controls.tsv",
+        "controls": ["data/sample/annotations/controls.tsv"],  # at most one golden set
         "stage1": ["data/sample/annotations/stage1"],
         "stage2": ["data/sample/annotations/stage2"],
         "votes": [],

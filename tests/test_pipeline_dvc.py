@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -24,6 +25,7 @@ COPY = [
     "generation",
     "validation",
     "release",
+    "rucola",
     ".dvc/config",
     ".dvc/.gitignore",
 ]
@@ -71,6 +73,17 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     first = sh("dvc", "repro", cwd=project)
     assert sorted(ran(first)) == sorted(
         [
+            "track_index",
+            "track_extract@0",
+            "track_source@SampleWiki",
+            "track_source@SampleParallel",
+            "track_generator@perturbations",
+            "track_generator@opus_mt",
+            "track_generator@m2m_back_translation",
+            "track_generator@mt5_paraphrase",
+            "track_controls@data/sample/annotations/controls.tsv",
+            "track_stage1@data/sample/annotations/stage1",
+            "track_stage2@data/sample/annotations/stage2",
             "extract",
             "generate@perturbations",
             "generate@opus_mt",
@@ -99,6 +112,13 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     assert (project / "data/interim/annotation_tasks").is_dir()
     card = (project / "data/release/rucola/README.md").read_text(encoding="utf-8")
     assert "WAWA agreement" in card
+    inputs = project / "reports/inputs"
+    fingerprint = json.loads((inputs / "extract.sources/data/sample/in_domain.json").read_text())
+    assert fingerprint["kind"] == "folder" and len(fingerprint["files"]) == len(
+        list((project / "data/sample/in_domain").iterdir())
+    )
+    for family in ("filter.frequency.path", "split.pin", "annotate.votes"):
+        assert sorted(p.name for p in (inputs / family).iterdir()) == ["_params.json"]
     release = project / "data/release/rucola"
     assert (release / "README.md").is_file()
     assert (project / "data/release/private/test_gold.parquet").is_file()
@@ -167,9 +187,139 @@ def test_a_real_round_tracked_with_dvc_add(project: Path):
     params["annotate"]["stage1"] = ["data/annotations/round1/stage1"]
     params["annotate"]["stage2"] = ["data/annotations/round1/stage2"]
     (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
-    pipeline = yaml.safe_load((project / "dvc.yaml").read_text())
-    deps = pipeline["stages"]["annotate_merge"]["deps"]
-    deps[:2] = ["data/annotations/round1"]
-    (project / "dvc.yaml").write_text(yaml.safe_dump(pipeline, allow_unicode=True))
-    assert "annotate_merge" in ran(sh("dvc", "repro", cwd=project))
+    # No dvc.yaml edit: the answers' tracker stages follow params.
+    status = sh("dvc", "status", cwd=project)
+    assert "annotate.stage1" in status and "data/annotations/round1/stage1" in status
+    changed = ran(sh("dvc", "repro", cwd=project))
+    assert "track_stage1@data/annotations/round1/stage1" in changed
+    assert "annotate_merge" in changed
     assert (project / "data/interim/annotated.parquet").read_bytes() == before
+    answers = project / "data/annotations/round1/stage1/results.tsv"
+    answers.write_bytes(answers.read_bytes() + b"\n")
+    assert "data/annotations/round1/stage1" in sh("dvc", "status", cwd=project)
+    assert ran(sh("dvc", "repro", cwd=project))[:2] == [
+        "track_stage1@data/annotations/round1/stage1",
+        "annotate_merge",
+    ]
+    params["annotate"]["stage1"] = ["data/sample/annotations/stage1"]
+    params["annotate"]["stage2"] = ["data/sample/annotations/stage2"]
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    sh("dvc", "repro", cwd=project)
+    assert "up to date" in sh("dvc", "status", cwd=project)
+
+
+def write_params(project: Path, params: dict) -> None:
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+
+
+def test_editing_an_input_reruns_its_tracker_and_the_stage_that_reads_it(project: Path):
+    sh("dvc", "repro", cwd=project)
+    controls = project / "data/sample/annotations/controls.tsv"
+    original = controls.read_bytes()
+    controls.write_bytes(original.replace(b"ctl-01", b"ctl-0a", 1))
+    status = sh("dvc", "status", cwd=project)
+    assert "modified:" in status and "data/sample/annotations/controls.tsv" in status
+    assert ran(sh("dvc", "repro", cwd=project)) == [
+        "track_controls@data/sample/annotations/controls.tsv",
+        "annotate_export",
+    ]
+    controls.write_bytes(original)
+    sh("dvc", "repro", cwd=project)
+
+    # A comment line: extract reruns, writes the same rows, nothing after it reruns.
+    listing = project / "data/sample/in_domain/word_order.txt"
+    original = listing.read_bytes()
+    listing.write_bytes(original + b"# one more comment\n")
+    assert "data/sample/in_domain" in sh("dvc", "status", cwd=project)
+    assert ran(sh("dvc", "repro", cwd=project)) == ["track_extract@0", "extract"]
+    listing.write_bytes(original)
+    sh("dvc", "repro", cwd=project)
+
+    # A source only a disabled generator reads: no generator reruns.
+    parallel = project / "data/sample/out_of_domain/parallel.tsv"
+    original = parallel.read_bytes()
+    parallel.write_bytes(original + b"\n")
+    changed = ran(sh("dvc", "repro", cwd=project))
+    assert changed[0] == "track_source@SampleParallel"
+    assert not [stage for stage in changed if not stage.startswith("track_")]
+    parallel.write_bytes(original)
+    sh("dvc", "repro", cwd=project)
+    assert "up to date" in sh("dvc", "status", cwd=project)
+
+
+def test_switching_the_sources_in_params_and_back(project: Path):
+    sh("dvc", "repro", cwd=project)
+    rows = pq.read_table(project / "data/interim/in_domain.parquet").num_rows
+    other = project / "data/more/in_domain"
+    shutil.copytree(project / "data/sample/in_domain", other)
+    with open(other / "agreement.tsv", "a", encoding="utf-8") as sheet:
+        sheet.write("Бабушка испекла вкусный яблочный пирог.\t\t\tSampleAgreement\n")
+    params = yaml.safe_load((project / "params.yaml").read_text())
+    params["extract"]["sources"] = [{"path": "data/more/in_domain"}]
+    write_params(project, params)
+    status = sh("dvc", "status", cwd=project)
+    assert "extract.sources" in status and "track_extract@0" in status
+    changed = ran(sh("dvc", "repro", cwd=project))
+    assert changed[:3] == ["track_index", "track_extract@0", "extract"]
+    assert pq.read_table(project / "data/interim/in_domain.parquet").num_rows == rows + 1
+    inputs = project / "reports/inputs/extract.sources"
+    assert (inputs / "data/more/in_domain.json").is_file()
+    assert not (inputs / "data/sample").exists()  # the sample is no input any more
+
+    params["extract"]["sources"] = [{"path": "data/sample/in_domain"}]
+    write_params(project, params)
+    assert "extract.sources" in sh("dvc", "status", cwd=project)
+    sh("dvc", "repro", cwd=project)
+    assert pq.read_table(project / "data/interim/in_domain.parquet").num_rows == rows
+    assert (inputs / "data/sample/in_domain.json").is_file()
+    assert not (inputs / "data/more").exists()
+    assert "up to date" in sh("dvc", "status", cwd=project)
+    shutil.rmtree(project / "data/more")
+
+
+def test_params_that_name_no_answers_build_without_annotation(project: Path):
+    params = yaml.safe_load((project / "params.yaml").read_text())
+    saved = {k: params["annotate"][k] for k in ("controls", "stage1", "stage2", "votes")}
+    params["annotate"].update(controls=[], stage1=[], stage2=[], votes=[])
+    write_params(project, params)
+    sh("dvc", "repro", cwd=project)
+    combined = pq.read_table(project / "data/interim/combined.parquet").to_pandas()
+    assert set(combined["domain"]) == {"in_domain"}
+    assert pq.read_table(project / "data/interim/annotated.parquet").num_rows == 0
+    report = json.loads((project / "reports/annotation.json").read_text())
+    assert report["has_answers"] is False and report["tasks"]["total"] == 0
+    card = (project / "data/release/rucola/README.md").read_text(encoding="utf-8")
+    assert "Annotation agreement" not in card and "WAWA" not in card
+    assert "data/sample/annotations" not in (project / "dvc.yaml").read_text()
+    lock = yaml.safe_load((project / "dvc.lock").read_text())["stages"]
+    for stage in sh("dvc", "stage", "list", "--name-only", cwd=project).split():
+        for dep in lock[stage].get("deps", []):
+            assert not dep["path"].startswith("data/sample/annotations"), stage
+    # The sample's answers are no input now: editing them changes nothing.
+    answers = project / "data/sample/annotations/stage1/results.tsv"
+    original = answers.read_bytes()
+    answers.write_bytes(original + b"\n")
+    status = sh("dvc", "status", cwd=project)
+    assert "up to date" in status and "data/sample/annotations" not in status
+    answers.write_bytes(original)
+
+    params["annotate"].update(saved)
+    write_params(project, params)
+    sh("dvc", "repro", cwd=project)
+    card = (project / "data/release/rucola/README.md").read_text(encoding="utf-8")
+    assert "WAWA agreement" in card
+
+
+@pytest.mark.parametrize("path", ["../outside", "/abs/answers", "data/../../x"])
+def test_track_refuses_inputs_outside_the_repository(project: Path, path: str):
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    result = subprocess.run(
+        ["rucola", "track", "annotate.stage1", path],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert "DVC can only track inputs inside the repository" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1

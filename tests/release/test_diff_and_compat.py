@@ -128,11 +128,10 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
     published row its cause; a test row's hidden label change is not shown."""
     import json
 
+    from corpus.schema import REJECTED_SCHEMA
     from release.build import build_release
     from rucola.io import file_sha256, write_parquet
     from rucola.params import DEFAULTS
-
-    from corpus.schema import REJECTED_SCHEMA
 
     def release(name: str, rows: list[tuple], corrections=None, rejected=None) -> None:
         frame = split_frame(rows).assign(

@@ -26,6 +26,9 @@ def in_domain() -> pd.DataFrame:
             "origin": ["a.tsv:2", "a.tsv:3"],
             "provenance": None,
             "artefacts": None,
+            "published_id": pd.array([None, None], dtype="Int64"),
+            "published_split": None,
+            "corrections": None,
         }
     )
 

@@ -96,3 +96,42 @@ def test_controls_with_bad_label_fail_with_line(tmp_path):
     with pytest.raises(RucolaError, match="unknown label 'maybe'") as info:
         read_controls(path)
     assert info.value.line == 3
+
+
+def test_controls_as_a_list_of_at_most_one(tmp_path):
+    assert read_controls([str(CONTROLS)]).equals(read_controls(CONTROLS))
+    for nothing in (None, "", []):
+        assert read_controls(nothing).empty
+        assert read_controls(nothing).columns.tolist() == [
+            "id",
+            "sentence",
+            "label",
+            "error_type",
+            "hint",
+        ]
+    with pytest.raises(RucolaError, match="at most one golden set"):
+        read_controls([CONTROLS, CONTROLS])
+
+
+def test_cli_export_without_controls_or_candidates(run_cli, tmp_path):
+    (tmp_path / "params.yaml").write_text(
+        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n", encoding="utf-8"
+    )
+    write_parquet(candidates(7), tmp_path / "cands.parquet")
+    code, stdout, stderr = run_cli(
+        "annotate", "export", "--candidates", "cands.parquet", "--out", "pool", cwd=tmp_path
+    )
+    assert code == 0, stderr
+    assert "no golden set" in stdout
+    pool = read_toloka(tmp_path / "pool/stage1_tasks.tsv")
+    assert len(pool) == 7 and (pool["GOLDEN:violation"] == "").all()
+    manifest = json.loads((tmp_path / "pool/stage1_manifest.json").read_text())
+    assert manifest["control_rows"] == 0 and manifest["pages"] == 2
+
+    write_parquet(candidates(0), tmp_path / "none.parquet")
+    code, _, stderr = run_cli(
+        "annotate", "export", "--candidates", "none.parquet", "--out", "empty", cwd=tmp_path
+    )
+    assert code == 0, stderr
+    assert read_toloka(tmp_path / "empty/stage1_tasks.tsv").empty
+    assert json.loads((tmp_path / "empty/stage1_tasks.json").read_text()) == []

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
@@ -167,3 +168,38 @@ def test_cli_rejects_an_unknown_method(run_cli, project, hand_export):
     assert code == 1
     assert "unknown aggregation method 'mace'" in stderr
     assert not (project / "data/interim/annotated.parquet").exists()
+
+
+def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
+    """Params that name no answers: no rows, a report that says so, no card section."""
+    (tmp_path / "params.yaml").write_text(
+        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: []\n", encoding="utf-8"
+    )
+    code, stdout, stderr = run_cli("annotate", "merge", cwd=tmp_path)
+    assert code == 0, stderr
+    assert "0 tasks" in stdout
+    annotated = tmp_path / "data/interim/annotated.parquet"
+    assert read_parquet(annotated).empty
+    from corpus.annotations.merge import ANNOTATED_SCHEMA
+
+    assert pq.read_schema(annotated).names == ANNOTATED_SCHEMA.names
+    report = json.loads((tmp_path / "reports/annotation.json").read_text(encoding="utf-8"))
+    assert report["has_answers"] is False and "no annotation round" in report["note"]
+    assert report["tasks"]["total"] == 0 and report["votes"]["stage1"]["read"] == 0
+    assert report["worker_table"] == []
+    workers = (tmp_path / "reports/annotation_workers.csv").read_text().splitlines()
+    assert workers[0].startswith("stage,worker") and len(workers) == 1
+    plot = (tmp_path / "reports/plots/annotation_agreement.csv").read_text().splitlines()
+    assert plot == ["category,wawa"]
+    assert (tmp_path / "reports/plots/annotation_agreement.png").stat().st_size > 0
+
+    from release.card import _annotation
+
+    params = {"release": {"annotation_report": str(tmp_path / "reports/annotation.json")}}
+    assert _annotation(params) is None
+
+
+def test_the_sample_round_reports_answers(run_cli, project, hand_export):
+    assert run_cli("annotate", "merge", cwd=project)[0] == 0
+    report = json.loads((project / "reports/annotation.json").read_text(encoding="utf-8"))
+    assert report["has_answers"] is True and "note" not in report
