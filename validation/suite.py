@@ -357,8 +357,9 @@ def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
     A domain with pinned rows has no rows here: its split sizes are the pinned release's,
     and the pinned-split check covers it. ``split_size`` rows compare the split's share of
     the domain's rows with ``split.ratios``; ``acceptable_share`` rows compare the split's
-    share of acceptable rows with the domain's (``observed`` is null for an empty split). Domains without rows, and
-    values that are not domains at all (the domain check names those), have no rows here.
+    share of acceptable rows with the domain's (``observed`` is null for an empty split).
+    Domains without rows, and values that are not domains at all (the domain check names
+    those), have no rows here.
     """
     rows: list[dict[str, Any]] = []
     label = pd.to_numeric(frame["label"], errors="coerce")
