@@ -269,7 +269,10 @@ def release_publish(
     check_validation(Path(section["input"]), Path(section["validation"]))
     check_git(Path.cwd(), version)
     changelog = Path(section["changelog"])
-    entry = changelog_section(version, section["input"], previous or params["split"].get("pin"))
+    from corpus.pin import pin_paths
+
+    pins = pin_paths(params["split"].get("pin"))
+    entry = changelog_section(version, section["input"], previous or (pins[0] if pins else None))
     text = render_changelog(changelog, entry)
     plan = plan_release(params, repo_id, version, private_repo_id, text)
     if dry_run:

@@ -107,7 +107,7 @@ DEFAULTS: dict[str, Any] = {
         "report": "reports/split.json",
         "seed": 42,
         "ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]},
-        "pin": [],  # at most one previous release
+        "pin": [],  # previous releases whose rows keep their split
     },
     "validate": {
         "input": "data/interim/split.parquet",

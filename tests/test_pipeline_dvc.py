@@ -144,7 +144,13 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     params["generate"]["generators"]["perturbations"]["per_sentence"] = 1
     (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
     changed = ran(sh("dvc", "repro", "generate@perturbations", "merge_candidates", cwd=project))
-    assert changed == ["generate@perturbations", "merge_candidates"]
+    # The generator's tracker reruns (its settings changed), no other generator does.
+    assert changed == [
+        "track_index",
+        "track_generator@perturbations",
+        "generate@perturbations",
+        "merge_candidates",
+    ]
     params["generate"]["generators"]["perturbations"]["per_sentence"] = 2
     (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
     sh("dvc", "repro", cwd=project)
@@ -323,3 +329,18 @@ def test_track_refuses_inputs_outside_the_repository(project: Path, path: str):
     assert result.returncode == 1
     assert "DVC can only track inputs inside the repository" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_track_fingerprints_both_sides_of_a_pair(tmp_path: Path, monkeypatch):
+    from rucola.track import track
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data/pair.rus").write_text("Привет.\n", encoding="utf-8")
+    (tmp_path / "data/pair.eng").write_text("Hello.\n", encoding="utf-8")
+    params = {"generate": {"sources": {"Pair": {"path": "data/pair.rus"}}}}
+    record = json.loads(track(params, "generate.sources", "data/pair.rus", "Pair").read_text())
+    assert [f["name"] for f in record["files"]] == ["data/pair.rus", "data/pair.eng"]
+    (tmp_path / "data/pair.eng").write_text("Hi.\n", encoding="utf-8")
+    again = json.loads(track(params, "generate.sources", "data/pair.rus", "Pair").read_text())
+    assert again["sha256"] != record["sha256"]

@@ -1,0 +1,298 @@
+"""Fingerprints of the inputs that params name, so that DVC tracks them.
+
+DVC cannot take a stage's list of dependencies from params (iterative/dvc#8171: a list
+cannot be interpolated into ``deps``), but it can generate one stage per item of a params
+list or mapping with ``foreach``. So every params-named input gets a small "tracker" stage
+(``track_*@...`` in ``dvc.yaml``) that depends on that one input and writes its fingerprint
+to ``reports/inputs/<family>/<path>.json``; the stage that reads the inputs depends on the
+folder of its family's fingerprints. Editing an input reruns its tracker, whose fingerprint
+then changes, which reruns exactly the stages that read the input.
+
+A *family* is the params key that names the inputs (``extract.sources``,
+``annotate.stage1``, ...). ``track_index`` writes ``reports/inputs/<family>/_params.json``
+(what params name, in order) for every family and removes fingerprints params no longer
+name, so a family's folder exists, and holds exactly what the current params name, even
+when its list is empty. ``generate.generators`` is a second level: per generator, the
+fingerprints and settings of the sources that generator reads (none when it is disabled),
+so ``generate@NAME`` reruns only when its own sources change.
+
+The fingerprints are git-tracked (DVC outputs with ``cache: false``), so a version of the
+corpus also records which input bytes built it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from rucola.errors import RucolaError
+from rucola.io import file_sha256, write_json
+
+ROOT = Path("reports/inputs")
+INDEX = "_params.json"
+GENERATORS = "generate.generators"
+SOURCES = "generate.sources"
+
+# The params keys whose values name inputs: a path, a list of paths (or of {path: ...}
+# entries), or for generate.sources a mapping id -> {path: ...}.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "extract.sources": ("extract", "sources"),
+    SOURCES: ("generate", "sources"),
+    "filter.frequency.path": ("filter", "frequency", "path"),
+    "split.pin": ("split", "pin"),
+    "annotate.controls": ("annotate", "controls"),
+    "annotate.stage1": ("annotate", "stage1"),
+    "annotate.stage2": ("annotate", "stage2"),
+    "annotate.votes": ("annotate", "votes"),
+}
+ALL_FAMILIES = [*FAMILIES, GENERATORS]
+
+
+def _family(family: str) -> tuple[str, ...]:
+    if family not in FAMILIES:
+        raise RucolaError(f"unknown input family {family!r}", hint=f"one of {', '.join(FAMILIES)}")
+    return FAMILIES[family]
+
+
+def _lookup(params: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    value: Any = params
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def inside_repository(path: str | Path, where: str = "") -> str:
+    """``path`` as a normal relative POSIX path; refuses what DVC cannot track here."""
+    text = str(path)
+    pure = PurePosixPath(text.replace("\\", "/"))
+    normal = os.path.normpath(pure.as_posix()) if text else ""
+    subject = f"{where} names" if where else "this is"
+    if pure.is_absolute() or Path(text).is_absolute():
+        problem = "an absolute path"
+    elif not text or normal == ".":
+        problem = "the whole repository"
+    elif normal == ".." or normal.startswith("../"):
+        problem = "a path outside the repository"
+    elif text.endswith("/"):
+        raise RucolaError(f"{subject} a path with a trailing '/'; write {normal}", text)
+    else:
+        return normal
+    raise RucolaError(
+        f"{subject} {problem}, but DVC can only track inputs inside the repository: "
+        "copy it under data/raw/, `dvc add` it and name the copy in params",
+        text,
+    )
+
+
+def _entries(value: Any, family: str) -> list[tuple[str, str]]:
+    """(name, path) per input a family's params value names; name = path, or the id."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str | Path):
+        value = [value]
+    if isinstance(value, dict):  # a mapping's order means nothing: sorted by id
+        items: Iterable[tuple[str | None, Any]] = sorted(value.items(), key=lambda i: str(i[0]))
+    elif isinstance(value, list | tuple):
+        items = ((None, v) for v in value)
+    else:
+        raise RucolaError(f"{family} must be a list of paths, got {value!r}", "params.yaml")
+    entries = []
+    for key, item in items:
+        raw = item.get("path") if isinstance(item, dict) else item
+        if not isinstance(raw, str | Path) or not str(raw):
+            raise RucolaError(f"{family}: every entry needs a path, got {item!r}", "params.yaml")
+        path = inside_repository(raw, family)
+        entries.append((str(key) if key is not None else path, path))
+    return entries
+
+
+def named(params: dict[str, Any], family: str) -> list[tuple[str, str]]:
+    """(fingerprint name, path) of every input that ``family`` names in ``params``."""
+    return _entries(_lookup(params, _family(family)), family)
+
+
+def fingerprint(path: str | Path) -> dict[str, Any]:
+    """Content of a file, or of a folder's files (relative names, sha256, size; sorted,
+    hidden files and folders skipped)."""
+    path = Path(path)
+    if path.is_file():
+        return {"kind": "file", "sha256": file_sha256(path), "size": path.stat().st_size}
+    if not path.is_dir():
+        raise RucolaError("no such file or folder", path)
+    files = []
+    for folder, dirs, names in os.walk(path, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(n for n in names if not n.startswith(".")):
+            file = Path(folder) / name
+            if file.is_file():
+                relative = file.relative_to(path).as_posix()
+                files.append(
+                    {"name": relative, "sha256": file_sha256(file), "size": file.stat().st_size}
+                )
+    files.sort(key=lambda f: f["name"])
+    return {"kind": "folder", **_combined(files)}
+
+
+PAIR_SUFFIXES = ((".rus", ".eng"), (".ru", ".en"))
+
+
+def _pair_files(path: str) -> list[Path]:
+    """Both sides of a line-aligned pair source (``X.rus`` + ``X.eng``, ``X.ru`` + ``X.en``)."""
+    pure = Path(path)
+    suffixes = {s for pair in PAIR_SUFFIXES for s in pair}
+    stem = pure.with_suffix("") if pure.suffix.lower() in suffixes else pure
+    for pair in PAIR_SUFFIXES:
+        files = [Path(f"{stem}{suffix}") for suffix in pair]
+        if any(f.is_file() for f in files):
+            return [f for f in files if f.is_file()]
+    return [pure]
+
+
+def _is_pairs(settings: Any, path: str) -> bool:
+    fmt = settings.get("format") if isinstance(settings, dict) else None
+    if fmt:
+        return fmt == "pairs"
+    suffix = Path(path).suffix.lower()
+    return suffix in {".rus", ".eng", ".ru", ".en"} or not suffix
+
+
+def _files_fingerprint(files: list[Path]) -> dict[str, Any]:
+    """Several files read as one input (both sides of a pair)."""
+    entries = []
+    for file in files:
+        if not file.is_file():
+            raise RucolaError("no such file", file)
+        entries.append(
+            {"name": file.as_posix(), "sha256": file_sha256(file), "size": file.stat().st_size}
+        )
+    return {"kind": "files", **_combined(entries)}
+
+
+def _combined(files: list[dict[str, Any]]) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f"{f['name']}\0{f['sha256']}\0{f['size']}\n".encode())
+    return {"sha256": digest.hexdigest(), "size": sum(f["size"] for f in files), "files": files}
+
+
+def _target(family: str, name: str) -> Path:
+    return ROOT / family / f"{name}.json"
+
+
+def prune(family: str, keep: Iterable[str], root: Path = ROOT) -> list[Path]:
+    """Remove the family's fingerprints whose name is not in ``keep`` (only files this
+    module wrote: JSON naming this family and that name), then empty folders."""
+    folder = root / family
+    keep = set(keep)
+    removed = []
+    if not folder.is_dir():
+        return removed
+    for file in sorted(folder.rglob("*.json")):
+        if file.parent == folder and file.name == INDEX:
+            continue
+        name = file.relative_to(folder).as_posix()[: -len(".json")]
+        if name in keep:
+            continue
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            continue
+        if isinstance(data, dict) and data.get("family") == family and data.get("name") == name:
+            file.unlink()
+            removed.append(file)
+    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
+        if not any(sub.iterdir()):
+            sub.rmdir()
+    return removed
+
+
+def track(params: dict[str, Any], family: str, path: str | Path, name: str | None = None) -> Path:
+    """Write the fingerprint of one input ``family`` names; prune the family's stale ones."""
+    normal = inside_repository(path, family)
+    entries = named(params, family)
+    wanted = name if name is not None else normal
+    if (wanted, normal) not in entries:
+        shown = ", ".join(p if n == p else f"{n}: {p}" for n, p in entries) or "nothing"
+        raise RucolaError(
+            f"{family} in params does not name {wanted if name else normal!r}",
+            normal,
+            hint=f"it names {shown}",
+        )
+    if wanted == INDEX[: -len(".json")]:
+        raise RucolaError(f"{wanted!r} is reserved for the index of {family}", normal)
+    if family == SOURCES and _is_pairs(_lookup(params, FAMILIES[SOURCES])[wanted], normal):
+        content = _files_fingerprint(_pair_files(normal))  # the reader reads both sides
+    else:
+        content = fingerprint(normal)
+    record = {"family": family, "name": wanted, "path": normal, **content}
+    target = _target(family, wanted)
+    write_json(record, target)
+    prune(family, [n for n, _ in entries])
+    return target
+
+
+def track_generator(params: dict[str, Any], name: str) -> Path:
+    """``reports/inputs/generate.generators/NAME.json``: the settings and fingerprints of
+    the sources one generator reads (nothing when it is disabled)."""
+    generate = params.get("generate") or {}
+    generators = generate.get("generators") or {}
+    if name not in generators:
+        raise RucolaError(
+            f"no generator '{name}' in generate.generators",
+            "params.yaml",
+            hint=f"defined: {', '.join(sorted(generators)) or 'none'}",
+        )
+    settings = generators[name] or {}
+    enabled = bool(settings.get("enabled", True)) if isinstance(settings, dict) else True
+    ids = settings.get("sources") if isinstance(settings, dict) else None
+    ids = [ids] if isinstance(ids, str) else list(ids or [])
+    known = generate.get("sources") or {}
+    sources: dict[str, Any] = {}
+    for source_id in ids if enabled else []:
+        if source_id not in known:
+            raise RucolaError(
+                f"generator '{name}': no source '{source_id}' in generate.sources",
+                "params.yaml",
+                hint=f"defined: {', '.join(sorted(known)) or 'none'}",
+            )
+        file = _target(SOURCES, str(source_id))
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            raise RucolaError(
+                f"generator '{name}': no fingerprint of source '{source_id}'",
+                file,
+                hint="run `dvc repro` (its track_source stage writes it)",
+            ) from None
+        sources[str(source_id)] = {
+            "settings": known[source_id],
+            "input": {k: data.get(k) for k in ("path", "kind", "sha256", "size")},
+        }
+    record = {"family": GENERATORS, "name": name, "enabled": enabled, "sources": sources}
+    target = _target(GENERATORS, name)
+    write_json(record, target)
+    return target
+
+
+def track_index(params: dict[str, Any]) -> dict[str, list[str]]:
+    """Write every family's ``_params.json`` and remove the fingerprints params no longer
+    name; returns the names per family."""
+    every = {family: named(params, family) for family in FAMILIES}  # all checked first
+    result: dict[str, list[str]] = {}
+    for family, entries in every.items():
+        names = [n for n, _ in entries]
+        write_json(
+            {"family": family, "inputs": [{"name": n, "path": p} for n, p in entries]},
+            ROOT / family / INDEX,
+        )
+        prune(family, names)
+        result[family] = names
+    generators = sorted(str(n) for n in (params.get("generate") or {}).get("generators") or {})
+    write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
+    prune(GENERATORS, generators)
+    result[GENERATORS] = generators
+    return result

@@ -1,0 +1,208 @@
+"""A release manager's workflow on the published RuCoLA files (needs RUCOLA_SHARED_DATA).
+
+In a real DVC repository in a temporary folder: the published files go into
+``data/raw/rucola_v1/`` (``dvc add``); ``configs/rucola-v1.yaml`` rebuilds them byte for
+byte; ``configs/rucola-v1.1.yaml`` applies the corrections while every surviving row keeps
+its id and split, and ``rucola release diff`` lists exactly the corrected or removed rows
+with their causes; with the maintainer's private test gold, ``rucola evaluate`` scores the
+published ``sample_submission.csv`` layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+COPY = [
+    "dvc.yaml",
+    "params.yaml",
+    "configs",
+    "data/sample",
+    "reports/inputs",
+    "corpus",
+    "generation",
+    "validation",
+    "release",
+    "rucola",
+    ".dvc/config",
+    ".dvc/.gitignore",
+    ".gitignore",
+]
+PUBLISHED = ["in_domain_train.csv", "in_domain_dev.csv", "out_of_domain_dev.csv", "test.csv"]
+RAW = Path("data/raw/rucola_v1")
+COUNTS = {
+    "default": {"train": 7869, "validation": 2787, "test": 2789},
+    "in_domain": {"train": 7869, "validation": 983},
+    "out_of_domain": {"validation": 1804},
+}
+
+
+def sh(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+    if ok:
+        assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def git(root: Path, *args: str) -> None:
+    sh("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, cwd=root)
+
+
+def build(root: Path, config: str) -> float:
+    shutil.copy2(root / "configs" / config, root / "params.yaml")
+    start = time.perf_counter()
+    sh("dvc", "repro", cwd=root)
+    return time.perf_counter() - start
+
+
+def identities(folder: Path) -> dict[tuple[str, str, int], str]:
+    """(file, id) -> sentence of a folder in the published CSV layout."""
+    out = {}
+    for name in PUBLISHED:
+        frame = pd.read_csv(folder / name, dtype=str, keep_default_na=False)
+        for key, sentence in zip(frame["id"], frame["sentence"], strict=True):
+            out[(name, int(key))] = sentence
+    return out
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory, shared_data) -> Path:
+    missing = [n for n in PUBLISHED if not (shared_data / "rucola" / n).is_file()]
+    if missing:
+        pytest.fail(f"RUCOLA_SHARED_DATA lacks rucola/{', rucola/'.join(missing)}")
+    root = tmp_path_factory.mktemp("maintainer")
+    for name in COPY:
+        source, target = ROOT / name, root / name
+        if not source.exists():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target)
+    (root / RAW).mkdir(parents=True)
+    for name in [*PUBLISHED, "sample_submission.csv"]:
+        shutil.copy2(shared_data / "rucola" / name, root / RAW / name)
+    sh("git", "init", "-q", cwd=root)
+    sh("dvc", "add", "-q", str(RAW), cwd=root)
+    assert (root / "data/raw/rucola_v1.dvc").is_file()
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "published RuCoLA v1 tracked by DVC")
+    return root
+
+
+def test_v1_rebuilds_the_published_files_and_v1_1_keeps_every_id_and_split(project, shared_data):
+    seconds = {"v1": build(project, "rucola-v1.yaml")}
+    csv = project / "data/release/rucola_csv"
+    for name in PUBLISHED:
+        assert (csv / name).read_bytes() == (shared_data / "rucola" / name).read_bytes(), name
+    release = project / "data/release/rucola"
+    for config, splits in COUNTS.items():
+        for split, rows in splits.items():
+            table = pq.read_table(release / config / f"{split}.parquet")
+            assert table.num_rows == rows, (config, split)
+    test = pq.read_table(release / "default/test.parquet").to_pandas()
+    assert set(test["label"]) == {-1} and test["domain"].isna().all()
+    assert sorted((release.parent / "rucola").glob("*/test*.parquet")) == [
+        release / "default/test.parquet"
+    ]
+    # What RuCoLA's own baselines/utils.py does with the files, and TF-IDF on test.
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    train, dev_in, dev_out, test_csv = (pd.read_csv(csv / n) for n in PUBLISHED)
+    dev = pd.concat((dev_in, dev_out))
+    tfidf = TfidfVectorizer(lowercase=False, min_df=5, max_df=0.9, ngram_range=(1, 3))
+    tfidf.fit_transform(train["sentence"])
+    assert tfidf.transform(test_csv["sentence"]).shape[0] == 2789 and len(dev) == 2787
+    v1 = project.parent / "v1"
+    shutil.copytree(project / "data/release", v1)
+
+    seconds["v1.1"] = build(project, "rucola-v1.1.yaml")
+    new_csv = project / "data/release/rucola_csv"
+    before, after = identities(v1 / "rucola_csv"), identities(new_csv)
+    assert set(after) <= set(before)  # no row changed file (split) or id, none added
+    changed = {k for k, s in after.items() if before[k] != s}
+    removed = set(before) - set(after)
+
+    ledger = pq.read_table(project / "data/release/private/corrections.parquet").to_pandas()
+    file_of = {
+        ("train", "in_domain"): "in_domain_train.csv",
+        ("validation", "in_domain"): "in_domain_dev.csv",
+        ("validation", "out_of_domain"): "out_of_domain_dev.csv",
+    }
+    recorded = {
+        (file_of.get((s, d), "test.csv"), int(i)): action
+        for s, d, i, action in zip(
+            ledger["split"], ledger["domain"], ledger["id"], ledger["action"], strict=True
+        )
+    }
+    assert {k for k, a in recorded.items() if a == "corrected"} == changed
+    assert {k for k, a in recorded.items() if a == "removed"} == removed
+    assert 0 < len(changed) <= 10 and 0 < len(removed) <= 20
+
+    diff = sh(
+        "rucola", "release", "diff", str(v1 / "rucola"), "data/release/rucola", cwd=project
+    ).stdout
+    for kind, rows in [
+        ("corrected", len(changed)),
+        ("removed", len(removed)),
+        ("added", 0),
+        ("relabelled", 0),
+        ("recategorised", 0),
+        ("moved", 0),
+    ]:
+        assert f"| {kind} | {rows} |" in diff, (kind, diff)
+    assert "(no recorded cause)" not in diff
+    assert "homoglyphs:" in diff and "artefact:unexpanded_alternation" in diff
+    split = json.loads((project / "reports/split.json").read_text())
+    assert split["pin"]["new"] == 0 and split["pin"]["straddling_groups"] > 0
+    validation = json.loads((project / "reports/validation.json").read_text())
+    assert validation["success"] is True
+    print(f"\nbuild seconds: {seconds}; corrected {len(changed)}, removed {len(removed)}")
+
+
+def test_with_the_private_gold_the_published_submission_scores(project):
+    """The maintainer's gold (test_gold.csv: the labelled layout plus domain) labels the
+    test rows under their published ids; the public files stay byte-identical."""
+    test = pd.read_csv(project / RAW / "test.csv", dtype=str, keep_default_na=False)
+    digest = [int(hashlib.sha256(s.encode()).hexdigest(), 16) for s in test["sentence"]]
+    gold = test.assign(
+        acceptable=[d % 2 for d in digest],
+        error_type=["0" if d % 2 else "Syntax" for d in digest],
+        detailed_source=["Gold"] * len(test),
+        domain=["in_domain" if d % 3 else "out_of_domain" for d in digest],
+    )
+    gold.to_csv(project / RAW / "test_gold.csv", index=False, lineterminator="\n")
+    status = sh("dvc", "status", cwd=project).stdout
+    assert "data/raw/rucola_v1" in status  # the input changed
+    sh("dvc", "add", "-q", str(RAW), cwd=project)
+    build(project, "rucola-v1.yaml")
+    csv = project / "data/release/rucola_csv"
+    assert (csv / "test.csv").read_bytes() == (project / RAW / "test.csv").read_bytes()
+    private = pq.read_table(project / "data/release/private/test_gold.parquet").to_pandas()
+    assert len(private) == 2789
+    assert private["id"].tolist() == sorted(test["id"].astype(int))
+    expected = dict(zip(test["id"].astype(int), gold["acceptable"], strict=True))
+    assert all(expected[i] == label for i, label in zip(private["id"], private["label"]))
+    public = pq.read_table(project / "data/release/rucola/default/test.parquet").to_pandas()
+    assert set(public["label"]) == {-1} and public["domain"].isna().all()
+    result = sh("rucola", "evaluate", str(RAW / "sample_submission.csv"), cwd=project)
+    assert "overall: n=2789" in result.stdout and "in_domain" in result.stdout
+    empty = project / "empty.csv"
+    empty.write_text("id,acceptable\n")
+    failed = sh("rucola", "evaluate", str(empty), cwd=project, ok=False)
+    assert failed.returncode == 1 and "without a prediction" in failed.stderr
