@@ -295,4 +295,9 @@ def track_index(params: dict[str, Any]) -> dict[str, list[str]]:
     write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
     prune(GENERATORS, generators)
     result[GENERATORS] = generators
+    # merge_candidates depends on the folder of every generator's candidates; with no
+    # generator at all (rebuilding a published release) it is empty, but it must exist.
+    out_dir = (params.get("generate") or {}).get("out_dir")
+    if out_dir:
+        Path(inside_repository(out_dir, "generate.out_dir")).mkdir(parents=True, exist_ok=True)
     return result
