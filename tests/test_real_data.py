@@ -122,10 +122,17 @@ def test_published_files_rebuild_validate_and_load(run_cli, tmp_path, shared_dat
         for name, part in dataset.items():
             assert part.num_rows == sum(split[d]["splits"][name]["rows"] for d in domains)
     assert "train" not in load_dataset(str(release), "out_of_domain")
-    for name in ("train", "validation", "test"):
+    # Every published row keeps its published split: the labelled files hold no test rows.
+    assert set(default) == {"train", "validation"}
+    for name in ("train", "validation"):
         assert default[name].num_rows == sum(split[d]["splits"][name]["rows"] for d in split)
+    published_ids = pd.read_csv(shared_data / "rucola/in_domain_train.csv", dtype=str)
+    by_id = dict(zip(published_ids["id"].astype(int), published_ids["sentence"], strict=True))
+    released = default["train"].to_pandas()
+    assert released["id"].isin(by_id).all()  # published ids kept, none invented
+    same = released["sentence"].to_numpy() == released["id"].map(by_id).to_numpy()
+    assert (~same).sum() <= 6  # only the homoglyph repairs changed a published text
     assert isinstance(default["train"].features["label"], ClassLabel)
     assert default["train"].features["label"].names == ["unacceptable", "acceptable"]
-    assert set(default["test"]["label"]) == {-1}
     gold = pq.read_table(tmp_path / "data/release/private/test_gold.parquet").to_pandas()
-    assert len(gold) == default["test"].num_rows and set(gold["label"]) == {0, 1}
+    assert len(gold) == 0
