@@ -2,8 +2,9 @@
 
 - install time of a fresh virtual environment (base install, pip's cache warm);
 - cold `dvc repro` on the embedded sample, and `dvc repro` with nothing to do;
-- measure + filter throughput on the published RuCoLA in-domain files
-  (needs RUCOLA_SHARED_DATA).
+- measure + filter throughput on the published RuCoLA in-domain files, and a release
+  manager's two builds of the published corpus (`configs/rucola-v1.yaml`, then
+  `configs/rucola-v1.1.yaml`) with their row counts and diff (needs RUCOLA_SHARED_DATA).
 """
 
 from __future__ import annotations
@@ -127,6 +128,70 @@ def bench_filter(tmp: Path) -> None:
     print(f"extract of the published files: {n / extract_s:,.0f} sentences/s")
 
 
+def _copy_project(project: Path, extra: list[str]) -> None:
+    for name in [*COPY, *extra]:
+        source, target = ROOT / name, project / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target)
+
+
+def bench_maintenance(tmp: Path) -> None:
+    """RuCoLA v1 rebuilt from the published files, then v1.1 with the corrections."""
+    shared = os.environ.get("RUCOLA_SHARED_DATA")
+    if not shared:
+        print("published corpus builds: skipped (RUCOLA_SHARED_DATA not set)")
+        return
+    import pyarrow.parquet as pq
+
+    project = tmp / "maintainer"
+    _copy_project(project, ["configs"])
+    raw = project / "data/raw/rucola_v1"
+    shutil.copytree((ROOT / shared / "rucola").resolve(), raw)
+    run("git", "init", "-q", cwd=project)
+    run("dvc", "add", "-q", "data/raw/rucola_v1", cwd=project)
+    seconds = {}
+    for version in ("v1", "v1.1"):
+        shutil.copy2(project / f"configs/rucola-{version}.yaml", project / "params.yaml")
+        seconds[version] = run("dvc", "repro", cwd=project)
+        counts = {
+            f"{p.parent.name}/{p.stem}": pq.read_metadata(p).num_rows
+            for p in sorted((project / "data/release/rucola").glob("*/*.parquet"))
+        }
+        identical = [
+            name
+            for name in ("in_domain_train.csv", "in_domain_dev.csv", "out_of_domain_dev.csv")
+            + ("test.csv",)
+            if (project / "data/release/rucola_csv" / name).read_bytes()
+            == (raw / name).read_bytes()
+        ]
+        print(
+            f"RuCoLA {version} from the published files: dvc repro {seconds[version]:.1f} s; "
+            f"rows {counts}; byte-identical to the published: {identical or 'none'}"
+        )
+        if version == "v1":
+            shutil.copytree(project / "data/release", tmp / "v1")
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    diff = subprocess.run(
+        ["rucola", "release", "diff", str(tmp / "v1/rucola"), "data/release/rucola"],
+        cwd=project,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    summary = [line for line in diff.splitlines() if line.startswith("| ") and "|---" not in line]
+    print(
+        "v1 -> v1.1 diff:",
+        "; ".join(
+            line.strip("| ").split(" |")[0] + " " + line.split("|")[2].strip()
+            for line in summary[1:7]
+        ),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-install", action="store_true")
@@ -138,6 +203,7 @@ def main() -> None:
             bench_install(tmp_path)
         bench_repro(tmp_path)
         bench_filter(tmp_path)
+        bench_maintenance(tmp_path)
 
 
 if __name__ == "__main__":

@@ -197,7 +197,9 @@ def test_with_the_private_gold_the_published_submission_scores(project):
     assert len(private) == 2789
     assert private["id"].tolist() == sorted(test["id"].astype(int))
     expected = dict(zip(test["id"].astype(int), gold["acceptable"], strict=True))
-    assert all(expected[i] == label for i, label in zip(private["id"], private["label"]))
+    assert all(
+        expected[i] == label for i, label in zip(private["id"], private["label"], strict=True)
+    )
     public = pq.read_table(project / "data/release/rucola/default/test.parquet").to_pandas()
     assert set(public["label"]) == {-1} and public["domain"].isna().all()
     result = sh("rucola", "evaluate", str(RAW / "sample_submission.csv"), cwd=project)
