@@ -146,6 +146,11 @@ def split_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
             counts = part["split"].value_counts()
             row = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
             rows.append({"domain": domain, **row, "total": len(part)})
+    unknown = frame[frame["domain"].isna()]  # published test rows whose gold is not held
+    if len(unknown):
+        counts = unknown["split"].value_counts()
+        row = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
+        rows.append({"domain": "not held (published test, no gold)", **row, "total": len(unknown)})
     counts = frame["split"].value_counts()
     total = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
     rows.append({"domain": "**all**", **total, "total": len(frame)})

@@ -57,8 +57,8 @@ def source_type(path: Path, declared: str | None) -> str:
 def source_files(path: Path, declared: str | None = None) -> list[Path]:
     """A file, or the files of a folder in name order (hidden files and README skipped).
 
-    A folder in the published RuCoLA layout given as ``rucola_csv`` is one source, read as
-    a whole release (``corpus.sources.rucola_csv.read_published_release``).
+    A folder in the published RuCoLA layout (``type`` ``rucola_csv`` or left out) is one
+    source, read as a whole release (``corpus.sources.rucola_csv.read_published_release``).
     """
     from corpus.sources.rucola_csv import is_published_layout
 
@@ -66,7 +66,7 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
         raise RucolaError("source not found", path)
     if path.is_file():
         return [path]
-    if declared == "rucola_csv" and is_published_layout(path):
+    if declared in (None, "rucola_csv") and is_published_layout(path):
         return [path]
     files = [
         p

@@ -112,3 +112,16 @@ def test_gold_problems_name_the_file_and_line(tmp_path, gold, message):
         run(tmp_path, release(tmp_path / "v1", gold))
     assert ".csv:" in caught.value.format()
     assert not (tmp_path / "out.parquet").exists()
+
+
+def test_a_published_folder_is_recognised_without_a_type(tmp_path):
+    folder = release(tmp_path / "v1")
+    settings = dict(DEFAULTS["extract"], deduplicate=False)
+    report = extract(
+        [{"path": str(folder), "type": None}],
+        settings,
+        tmp_path / "out.parquet",
+        tmp_path / "rejected.parquet",
+        tmp_path / "report.json",
+    )
+    assert report["rows_read"] == 8 and report["files"] == [str(folder)]
