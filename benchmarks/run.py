@@ -68,13 +68,7 @@ def bench_install(tmp: Path) -> None:
 
 def bench_repro(tmp: Path) -> None:
     project = tmp / "project"
-    for name in COPY:
-        source, target = ROOT / name, project / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target)
+    _copy_project(project, [])
     run("git", "init", "-q", cwd=project)
     cold = run("dvc", "repro", cwd=project)
     noop = min(run("dvc", "repro", cwd=project) for _ in range(3))
