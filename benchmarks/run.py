@@ -20,18 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-COPY = [
-    "dvc.yaml",
-    "params.yaml",
-    "data/sample",
-    "corpus",
-    "generation",
-    "validation",
-    "release",
-    "rucola",
-    ".dvc/config",
-    ".dvc/.gitignore",
-]
+sys.path.insert(0, str(ROOT / "tests"))
+from dvc_project import copy_project  # noqa: E402  (the copy the DVC tests make)
 
 
 def run(*args: str, cwd: Path) -> float:
@@ -68,7 +58,7 @@ def bench_install(tmp: Path) -> None:
 
 def bench_repro(tmp: Path) -> None:
     project = tmp / "project"
-    _copy_project(project, [])
+    copy_project(project)
     run("git", "init", "-q", cwd=project)
     cold = run("dvc", "repro", cwd=project)
     noop = min(run("dvc", "repro", cwd=project) for _ in range(3))
@@ -122,16 +112,6 @@ def bench_filter(tmp: Path) -> None:
     print(f"extract of the published files: {n / extract_s:,.0f} sentences/s")
 
 
-def _copy_project(project: Path, extra: list[str]) -> None:
-    for name in [*COPY, *extra]:
-        source, target = ROOT / name, project / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target)
-
-
 def bench_maintenance(tmp: Path) -> None:
     """RuCoLA v1 rebuilt from the published files, then v1.1 with the corrections."""
     shared = os.environ.get("RUCOLA_SHARED_DATA")
@@ -141,7 +121,7 @@ def bench_maintenance(tmp: Path) -> None:
     import pyarrow.parquet as pq
 
     project = tmp / "maintainer"
-    _copy_project(project, ["configs"])
+    copy_project(project)
     raw = project / "data/raw/rucola_v1"
     shutil.copytree((ROOT / shared / "rucola").resolve(), raw)
     run("git", "init", "-q", cwd=project)

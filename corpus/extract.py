@@ -230,17 +230,9 @@ def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]
 
 
 def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str, Any]:
-    return {
-        "origin": row["origin"],
-        "raw": row["_raw"],
-        "reason": reason,
-        "sentence": row["sentence"],
-        "detailed_source": row["detailed_source"],
-        "detail": detail,
-        "published_id": row["published_id"],
-        "published_split": row["published_split"],
-        "domain": row["domain"],
-    }
+    """A kept row set aside after all: its columns of the rejected schema."""
+    record = {name: row.get(name) for name in schema.REJECTED_SCHEMA.names}
+    return record | {"raw": row["_raw"], "reason": reason, "detail": detail}
 
 
 def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:

@@ -17,19 +17,19 @@ import pyarrow.parquet as pq
 from corpus import schema
 from corpus.homoglyphs import fix_homoglyphs
 from corpus.normalize import normalize_text
+from corpus.sources.rucola_csv import is_published_layout, read_published_release
 from rucola.errors import RucolaError
 
-RUCOLA_FILES = {
-    "in_domain_train.csv": ("train", schema.IN_DOMAIN),
-    "in_domain_dev.csv": ("validation", schema.IN_DOMAIN),
-    "out_of_domain_dev.csv": ("validation", schema.OUT_OF_DOMAIN),
-    "test.csv": ("test", None),
-}
 PIN_COLUMNS = ["key", "split", "scope", "id"]
 
 
 def sentence_key(sentence: str) -> str:
     return fix_homoglyphs(normalize_text(sentence))[0]
+
+
+def id_scopes(frame: pd.DataFrame) -> list[str]:
+    """:func:`id_scope` of every row of a frame with ``split`` and ``domain`` columns."""
+    return [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
 
 
 def id_scope(split: object, domain: object) -> str:
@@ -41,31 +41,13 @@ def id_scope(split: object, domain: object) -> str:
 
 
 def _from_rucola_csv(folder: Path) -> pd.DataFrame:
-    """Earlier files first: the published train and test share a sentence, and a sentence a
-    model was trained on must stay in train when it is matched by text."""
-    parts = []
-    for name, (split, domain) in RUCOLA_FILES.items():
-        path = folder / name
-        if path.is_file():
-            frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-            for column in ("id", "sentence"):
-                if column not in frame.columns:
-                    raise RucolaError(f"no '{column}' column", path, 1)
-            ids = pd.to_numeric(frame["id"], errors="coerce")
-            if ids.isna().any():
-                line = int(ids.isna().to_numpy().argmax()) + 2
-                raise RucolaError("an id that is not an integer", path, line)
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "sentence": frame["sentence"],
-                        "split": split,
-                        "domain": domain,
-                        "id": ids.astype("int64"),
-                    }
-                )
-            )
-    return pd.concat(parts, ignore_index=True)
+    """In the published order: the published train and test share a sentence, and a
+    sentence a model was trained on must stay in train when it is matched by text."""
+    rows = [
+        (e.text, e.published_split, e.domain, e.published_id)
+        for e in read_published_release(folder, {}, "utf-8")
+    ]
+    return pd.DataFrame(rows, columns=["sentence", "split", "domain", "id"])
 
 
 def _from_release(folder: Path) -> pd.DataFrame:
@@ -95,10 +77,7 @@ def load_pin(path: str | Path) -> pd.DataFrame:
     (null when the pin has no ids), in the pin's order (earlier rows win on a repeat)."""
     path = Path(path)
     if path.is_dir():
-        if any((path / name).is_file() for name in RUCOLA_FILES):
-            frame = _from_rucola_csv(path)
-        else:
-            frame = _from_release(path)
+        frame = _from_rucola_csv(path) if is_published_layout(path) else _from_release(path)
     elif path.is_file() and path.suffix == ".parquet":
         frame = _from_parquet(path)
     else:
@@ -110,13 +89,14 @@ def load_pin(path: str | Path) -> pd.DataFrame:
     unknown = set(frame["split"]) - set(schema.SPLITS)
     if unknown:
         raise RucolaError(f"unknown split name(s) {sorted(unknown)} in the pin", path)
-    domain = frame["domain"] if "domain" in frame.columns else pd.Series(None, index=frame.index)
+    if "domain" not in frame.columns:
+        frame = frame.assign(domain=None)
     ids = frame["id"] if "id" in frame.columns else pd.Series(None, index=frame.index)
     return pd.DataFrame(
         {
             "key": [sentence_key(s) for s in frame["sentence"]],
             "split": frame["split"].astype(str).to_numpy(),
-            "scope": [id_scope(s, d) for s, d in zip(frame["split"], domain, strict=True)],
+            "scope": id_scopes(frame),
             "id": pd.array(ids.to_numpy(), dtype="Int64"),
         }
     ).reset_index(drop=True)

@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from corpus import schema
+from corpus.pin import id_scope, id_scopes, load_pin, pin_paths, sentence_key
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
 
@@ -135,8 +136,6 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
     ``published_id``; the pins (``split.pin``) match the other rows, by published identity
     when the row has one, else by normalised text; earlier pins and earlier pin rows win.
     """
-    from corpus.pin import id_scope, load_pin, sentence_key
-
     n = len(frame)
     split = pd.Series([None] * n, index=frame.index, dtype=object)
     ids = pd.Series(pd.array([None] * n, dtype="Int64"), index=frame.index)
@@ -232,8 +231,6 @@ def _assign_ids(frame: pd.DataFrame, seed: int) -> pd.Series:
 
 
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
-    from corpus.pin import id_scope, pin_paths
-
     input_path = Path(params["input"])
     if not input_path.exists():
         raise RucolaError("input not found; run 'rucola filter' first", input_path)
@@ -269,7 +266,7 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
     frame["id"] = _assign_ids(frame, seed)
     # Rows in a fixed order: split, id scope (domain in train and validation), id.
     frame["_split"] = frame["split"].map(SPLIT_INDEX)
-    frame["_scope"] = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    frame["_scope"] = id_scopes(frame)
     frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
     straddling = _straddling(frame)

@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from corpus import schema
-from corpus.pin import id_scope
+from corpus.pin import id_scopes
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, file_sha256
 
@@ -157,8 +157,7 @@ def read_split(input_path: Path) -> pd.DataFrame:
         if unknown:
             shown = ", ".join(sorted(map(repr, unknown))[:5])
             raise RucolaError(f"unexpected value(s) in '{column}': {shown}", input_path)
-    scope = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
-    duplicated = frame.assign(_scope=scope).duplicated(["split", "_scope", "id"])
+    duplicated = frame.assign(_scope=id_scopes(frame)).duplicated(["split", "_scope", "id"])
     if duplicated.any():
         first = frame.loc[duplicated, ["split", "id"]].iloc[0]
         raise RucolaError(f"id {first['id']} occurs twice in split '{first['split']}'", input_path)

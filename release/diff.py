@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus.pin import id_scope, sentence_key
+from corpus.pin import id_scopes, sentence_key
+from corpus.sources.rucola_csv import is_published_layout, read_published_release
 from rucola.errors import RucolaError
 
 COLUMNS = ["sentence", "label", "error_type", "split", "detailed_source", "domain", "id"]
@@ -49,8 +50,6 @@ def _from_folder(path: Path) -> pd.DataFrame:
 
 
 def _from_published(path: Path) -> pd.DataFrame:
-    from corpus.sources.rucola_csv import read_published_release
-
     rows = [
         {
             "sentence": e.text,
@@ -69,8 +68,6 @@ def _from_published(path: Path) -> pd.DataFrame:
 def read_release(path: str | Path) -> pd.DataFrame:
     """A release folder (hidden test labels from ``../private`` when present), a split
     parquet, or a folder in the published RuCoLA layout, indexed by identity."""
-    from corpus.sources.rucola_csv import is_published_layout
-
     path = Path(path)
     if path.is_file() and path.suffix == ".parquet":
         frame = pq.read_table(path).to_pandas()
@@ -88,7 +85,7 @@ def read_release(path: str | Path) -> pd.DataFrame:
     frame = frame[COLUMNS].copy()
     frame = frame.astype(object).where(frame.notna(), None)
     frame["id"] = frame["id"].astype("int64")
-    frame["scope"] = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    frame["scope"] = id_scopes(frame)
     repeated = frame.duplicated(KEY)
     if repeated.any():
         first = frame.loc[repeated].iloc[0]
@@ -104,7 +101,7 @@ def read_ledger(path: str | Path) -> pd.DataFrame | None:
     if not ledger.is_file():
         return None
     frame = pq.read_table(ledger).to_pandas()
-    frame["scope"] = [id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)]
+    frame["scope"] = id_scopes(frame)
     return frame.set_index(["split", "scope", "id"])
 
 

@@ -129,10 +129,7 @@ def fingerprint(path: str | Path) -> dict[str, Any]:
         for name in sorted(n for n in names if not n.startswith(".")):
             file = Path(folder) / name
             if file.is_file():
-                relative = file.relative_to(path).as_posix()
-                files.append(
-                    {"name": relative, "sha256": file_sha256(file), "size": file.stat().st_size}
-                )
+                files.append(_file_entry(file, file.relative_to(path).as_posix()))
     files.sort(key=lambda f: f["name"])
     return {"kind": "folder", **_combined(files)}
 
@@ -166,10 +163,12 @@ def _files_fingerprint(files: list[Path]) -> dict[str, Any]:
     for file in files:
         if not file.is_file():
             raise RucolaError("no such file", file)
-        entries.append(
-            {"name": file.as_posix(), "sha256": file_sha256(file), "size": file.stat().st_size}
-        )
+        entries.append(_file_entry(file, file.as_posix()))
     return {"kind": "files", **_combined(entries)}
+
+
+def _file_entry(file: Path, name: str) -> dict[str, Any]:
+    return {"name": name, "sha256": file_sha256(file), "size": file.stat().st_size}
 
 
 def _combined(files: list[dict[str, Any]]) -> dict[str, Any]:
@@ -211,7 +210,8 @@ def prune(family: str, keep: Iterable[str], root: Path = ROOT) -> list[Path]:
 
 
 def track(params: dict[str, Any], family: str, path: str | Path, name: str | None = None) -> Path:
-    """Write the fingerprint of one input ``family`` names; prune the family's stale ones."""
+    """Write the fingerprint of one input ``family`` names (``track_index`` prunes the
+    family's stale ones)."""
     normal = inside_repository(path, family)
     entries = named(params, family)
     wanted = name if name is not None else normal
@@ -231,7 +231,6 @@ def track(params: dict[str, Any], family: str, path: str | Path, name: str | Non
     record = {"family": family, "name": wanted, "path": normal, **content}
     target = _target(family, wanted)
     write_json(record, target)
-    prune(family, [n for n, _ in entries])
     return target
 
 

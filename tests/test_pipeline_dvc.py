@@ -12,23 +12,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
-
-ROOT = Path(__file__).resolve().parents[1]
+from dvc_project import copy_project
 
 pytestmark = pytest.mark.slow
-
-COPY = [
-    "dvc.yaml",
-    "params.yaml",
-    "data/sample",
-    "corpus",
-    "generation",
-    "validation",
-    "release",
-    "rucola",
-    ".dvc/config",
-    ".dvc/.gitignore",
-]
 
 
 def sh(*args: str, cwd: Path) -> str:
@@ -44,14 +30,7 @@ def ran(output: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("project")
-    for name in COPY:
-        source, target = ROOT / name, root / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target)
+    root = copy_project(tmp_path_factory.mktemp("project"))
     sh("git", "init", "-q", cwd=root)
     sh(
         "git",

@@ -22,25 +22,10 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from dvc_project import copy_project
 
-ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
-COPY = [
-    "dvc.yaml",
-    "params.yaml",
-    "configs",
-    "data/sample",
-    "reports/inputs",
-    "corpus",
-    "generation",
-    "validation",
-    "release",
-    "rucola",
-    ".dvc/config",
-    ".dvc/.gitignore",
-    ".gitignore",
-]
 PUBLISHED = ["in_domain_train.csv", "in_domain_dev.csv", "out_of_domain_dev.csv", "test.csv"]
 RAW = Path("data/raw/rucola_v1")
 COUNTS = {
@@ -84,16 +69,7 @@ def project(tmp_path_factory, shared_data) -> Path:
     missing = [n for n in PUBLISHED if not (shared_data / "rucola" / n).is_file()]
     if missing:
         pytest.fail(f"RUCOLA_SHARED_DATA lacks rucola/{', rucola/'.join(missing)}")
-    root = tmp_path_factory.mktemp("maintainer")
-    for name in COPY:
-        source, target = ROOT / name, root / name
-        if not source.exists():
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target)
+    root = copy_project(tmp_path_factory.mktemp("maintainer"))
     (root / RAW).mkdir(parents=True)
     for name in [*PUBLISHED, "sample_submission.csv"]:
         shutil.copy2(shared_data / "rucola" / name, root / RAW / name)

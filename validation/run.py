@@ -23,7 +23,7 @@ from typing import Any  # noqa: E402
 import pandas as pd  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-from corpus.pin import id_scope  # noqa: E402
+from corpus.pin import id_scopes  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import atomic_dir, file_sha256, read_parquet, write_json  # noqa: E402
 from validation.suite import (  # noqa: E402
@@ -142,9 +142,7 @@ def _read(input_path: Path) -> pd.DataFrame:
         frame["published_id"] = pd.array([None] * len(frame), dtype="Int64")
     if "pinned_split" not in frame.columns:
         frame["pinned_split"] = pd.Series([None] * len(frame), dtype=object)
-    frame["id_scope"] = [
-        id_scope(s, d) for s, d in zip(frame["split"], frame["domain"], strict=True)
-    ]
+    frame["id_scope"] = id_scopes(frame)
     return frame[[*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]]
 
 

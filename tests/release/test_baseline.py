@@ -79,16 +79,14 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def test_outside_files_print_the_report(run_cli, project):
+def on_outside_files(run_cli, project, *options: str) -> tuple[int, str, str]:
     files = project.parent
-    code, stdout, stderr = run_cli(
-        "baseline",
-        "--train",
-        str(files / "in_domain_train.csv"),
-        "--validation",
-        str(files / "in_domain_dev.csv"),
-        cwd=project,
-    )
+    train, dev = str(files / "in_domain_train.csv"), str(files / "in_domain_dev.csv")
+    return run_cli("baseline", "--train", train, "--validation", dev, *options, cwd=project)
+
+
+def test_outside_files_print_the_report(run_cli, project):
+    code, stdout, stderr = on_outside_files(run_cli, project)
     assert code == 0, stderr
     report = json.loads(stdout)  # stdout is the JSON report alone
     assert report["train_rows"] == 48 and report["validation_rows"] == 12
@@ -99,15 +97,8 @@ def test_outside_files_print_the_report(run_cli, project):
 
 def test_outside_files_write_to_out(run_cli, project):
     files = project.parent
-    code, stdout, stderr = run_cli(
-        "baseline",
-        "--train",
-        str(files / "in_domain_train.csv"),
-        "--validation",
-        str(files / "in_domain_dev.csv"),
-        "--out",
-        str(files / "published.json"),
-        cwd=project,
+    code, stdout, stderr = on_outside_files(
+        run_cli, project, "--out", str(files / "published.json")
     )
     assert code == 0, stderr
     assert "baseline: majority MCC" in stdout
