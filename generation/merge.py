@@ -17,6 +17,7 @@ from generation.config import generator_config
 from generation.schema import CANDIDATE_SCHEMA
 from rucola.errors import RucolaError
 from rucola.io import write_json, write_parquet
+from rucola.names import child
 
 
 def merge_candidates(
@@ -28,7 +29,7 @@ def merge_candidates(
         cfg = generator_config(generate, name, params_path)
         if not cfg.enabled:
             continue
-        path = Path(generate["out_dir"]) / f"{name}.parquet"
+        path = child(generate["out_dir"], name, ".parquet", f"generate.generators[{name!r}]")
         if not path.is_file():
             raise RucolaError(
                 f"no candidates for generator '{name}'", path, hint=f"run `rucola generate {name}`"

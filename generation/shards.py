@@ -5,19 +5,34 @@ fingerprint (settings and inputs) and each finished shard's row count and hash. 
 run, started again with the same fingerprint, skips the shards that are complete and
 intact; shard seeds depend only on the shard's number, so the result equals an
 uninterrupted run's. A different fingerprint starts afresh.
+
+Starting afresh deletes only what a store wrote: the folder must hold a manifest of ours
+(or nothing), and only the manifest, the shards and our temporary files are removed; a
+folder holding anything else is refused, never emptied.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import re
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from rucola.errors import RucolaError
 from rucola.io import atomic_path, file_sha256, write_json
+
+MANIFEST = "manifest.json"
+# What a store writes: its manifest, its shards, and atomic_path's temporary files of both.
+_OURS = re.compile(
+    r"(manifest\.json|shard-\d{5}\.parquet|\.(manifest\.json|shard-\d{5}\.parquet)\..+\.tmp)"
+)
+
+
+def _is_manifest(data: Any) -> bool:
+    return isinstance(data, dict) and {"fingerprint", "n_shards", "shards"} <= set(data)
 
 
 class ShardStore:
@@ -27,19 +42,21 @@ class ShardStore:
         self.folder = Path(folder)
         self.fingerprint = fingerprint
         self.n_shards = n_shards
-        self.manifest_path = self.folder / "manifest.json"
+        self.manifest_path = self.folder / MANIFEST
         self.manifest = self._load()
 
+    def _read_manifest(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        return data if _is_manifest(data) else None
+
     def _load(self) -> dict[str, Any]:
-        if self.manifest_path.is_file():
-            try:
-                manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError:
-                manifest = {}
-            if manifest.get("fingerprint") == self.fingerprint:
-                return manifest
-        if self.folder.exists():
-            shutil.rmtree(self.folder)
+        manifest = self._read_manifest()
+        if manifest is not None and manifest.get("fingerprint") == self.fingerprint:
+            return manifest
+        self.remove()
         self.folder.mkdir(parents=True, exist_ok=True)
         manifest = {"fingerprint": self.fingerprint, "n_shards": self.n_shards, "shards": {}}
         write_json(manifest, self.manifest_path)
@@ -84,4 +101,30 @@ class ShardStore:
         return [self.manifest["shards"][str(i)]["stats"] for i in range(self.n_shards)]
 
     def remove(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """Delete the store's own files, then the folder if that left it empty.
+
+        Refuses a folder that exists without a manifest of ours (unless empty), and leaves
+        any file that a store does not write where it is."""
+        if not self.folder.exists():
+            return
+        if not self.folder.is_dir() or self.folder.is_symlink():
+            raise RucolaError("expected a shard folder written by rucola", self.folder)
+        entries = sorted(self.folder.iterdir())
+        if entries and self._read_manifest() is None:
+            raise RucolaError(
+                "this folder holds files but no shard manifest of rucola's; refusing to delete it",
+                self.folder,
+                hint="remove it yourself, or set generate.work_dir to another folder",
+            )
+        foreign = [e for e in entries if not (e.is_file() and _OURS.fullmatch(e.name))]
+        if foreign:
+            raise RucolaError(
+                f"the shard folder holds {foreign[0].name!r}, which rucola did not write; "
+                "refusing to delete it",
+                self.folder,
+            )
+        for entry in entries:
+            if entry != self.manifest_path:
+                entry.unlink()
+        self.manifest_path.unlink(missing_ok=True)  # last: the proof goes when all else is gone
+        self.folder.rmdir()

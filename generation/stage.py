@@ -25,6 +25,7 @@ from generation.shards import ShardStore
 from generation.sources import read_source
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
+from rucola.names import child
 
 ENGINES = ["local", "ray"]
 
@@ -116,8 +117,9 @@ def generate(
     """Run generator ``name``; return its report. ``stop_after`` shards simulates a kill."""
     g = generate_params
     cfg = generator_config(g, name, params_path)
-    out = Path(g["out_dir"]) / f"{name}.parquet"
-    report_path = Path(g["report_dir"]) / f"{name}.json"
+    key = f"generate.generators[{name!r}]"
+    out = child(g["out_dir"], name, ".parquet", key)
+    report_path = child(g["report_dir"], name, ".json", key)
     engine = g["engine"]
     if engine not in ENGINES:
         raise RucolaError(f"generate.engine must be one of {', '.join(ENGINES)}", params_path)
@@ -132,7 +134,7 @@ def generate(
     shard_size = int(g["shard_size"])
     shards = [items[i : i + shard_size] for i in range(0, len(items), shard_size)]
     store = ShardStore(
-        Path(g["work_dir"]) / name, _fingerprint(cfg, items, shard_size), len(shards)
+        child(g["work_dir"], name, "", key), _fingerprint(cfg, items, shard_size), len(shards)
     )
     pending = [i for i in range(len(shards)) if not store.is_done(i)]
     resumed = len(shards) - len(pending)

@@ -2,9 +2,12 @@
 
 A release manager's guarantees: only data that passed validation (by content hash) is
 published, from a clean git tree, under a new semantic version; all files go in one
-``create_commit``, then the tag; hidden test labels go only to the private repository.
-The new changelog is uploaded from memory and written locally only once the Hub commit
-and tag succeeded, so a failed publish leaves the git tree as it was.
+``create_commit``, then the tag; hidden test labels go only to the private repository,
+which must be another repository than the public one and which the Hub must report as
+private before anything is uploaded. Repository ids are checked against the Hub's rules
+before any network call. The new changelog is uploaded from memory and written locally
+only once the Hub commit and tag succeeded, so a failed publish leaves the git tree as it
+was.
 """
 
 from __future__ import annotations
@@ -19,9 +22,44 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from rucola.errors import RucolaError
-from rucola.io import file_sha256
+from rucola.io import OWNER_FILE, file_sha256
 
 SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+REPO_ID_RULES = (
+    "ORG/NAME: letters, digits, '-', '_', '.'; no '--' or '..', neither part starting or"
+    " ending with '-' or '.', at most 96 characters each"
+)
+
+
+def check_repo_id(option: str, repo_id: str) -> None:
+    """``namespace/name`` as the Hub accepts it. Checked before any network call: an id
+    such as ``../../etc`` or ``a/b/c`` would otherwise end up in a request path, and a bare
+    ``name`` would go to whichever namespace the token belongs to."""
+    from huggingface_hub.errors import HFValidationError
+    from huggingface_hub.utils import validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+        valid = repo_id.count("/") == 1 and not repo_id.startswith("/")
+    except HFValidationError:
+        valid = False
+    if not valid:
+        raise RucolaError(f"{option}: '{repo_id}' is not a Hub repository id ({REPO_ID_RULES})")
+
+
+def check_repo_ids(repo_id: str, private_repo_id: str | None) -> None:
+    """Both ids valid, and two repositories: the Hub compares ids case-insensitively, so
+    ``--private-repo-id ORG/Name`` with ``--repo-id org/name`` would publish the hidden
+    test labels."""
+    check_repo_id("--repo-id", repo_id)
+    if private_repo_id is None:
+        return
+    check_repo_id("--private-repo-id", private_repo_id)
+    if private_repo_id.lower() == repo_id.lower():
+        raise RucolaError(
+            f"--private-repo-id: '{private_repo_id}' is the public repository"
+            f" (--repo-id '{repo_id}'); the hidden test labels need a separate private one"
+        )
 
 
 @dataclass(frozen=True)
@@ -49,6 +87,9 @@ class PlannedFile:
 
 @dataclass
 class Plan:
+    """What one release uploads, per repository: the dry run prints it, the real run
+    commits exactly it."""
+
     repo_id: str
     version: str
     revision: str
@@ -56,19 +97,30 @@ class Plan:
     private_repo_id: str | None = None
     private_files: list[PlannedFile] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        check_repo_ids(self.repo_id, self.private_repo_id)
+
     @property
     def tag(self) -> str:
         return f"v{self.version}"
 
+    def uploads(self) -> dict[str, list[PlannedFile]]:
+        """Repository -> its files, in commit order (private first, so that a failure there
+        publishes nothing)."""
+        repos = {self.private_repo_id: self.private_files} if self.private_repo_id else {}
+        return {**repos, self.repo_id: self.files}
+
     def describe(self) -> str:
-        lines = [f"publish {self.repo_id} (dataset) revision {self.revision}, tag {self.tag}"]
-        lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}" for f in self.files]
-        if self.private_repo_id:
-            lines.append(f"private {self.private_repo_id} revision {self.revision}, tag {self.tag}")
-            lines += [
-                f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256[:16]}"
-                for f in self.private_files
-            ]
+        """One header line per repository (``publish``/``private`` and its id), then one
+        line per file with its size and full sha256."""
+        lines = []
+        for repo_id, files in self.uploads().items():
+            kind = "private" if repo_id == self.private_repo_id else "publish"
+            must = ", must be private" if kind == "private" else ""
+            lines.append(
+                f"{kind} {repo_id} (dataset{must}) revision {self.revision}, tag {self.tag}"
+            )
+            lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256}" for f in files]
         return "\n".join(lines)
 
 
@@ -134,12 +186,14 @@ def check_release_matches(release_dir: Path, split_path: Path) -> None:
 
 
 def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
+    """Every file of a built folder but its ownership manifest, which is local bookkeeping
+    (``rucola.io.atomic_dir``), not part of the dataset."""
     if not folder.is_dir():
         raise RucolaError("release folder not found; run 'rucola release build'", folder)
     return [
         PlannedFile(p, prefix + p.relative_to(folder).as_posix(), p.stat().st_size, file_sha256(p))
         for p in sorted(folder.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.relative_to(folder).as_posix() != OWNER_FILE
     ]
 
 
@@ -203,20 +257,61 @@ def _commit(api: Any, repo_id: str, files: list[PlannedFile], plan: Plan) -> str
     return info.oid
 
 
+def _reported_private(api: Any, repo_id: str) -> bool | None:
+    """Whether the Hub reports the dataset repository private; None when it does not exist
+    (or the token cannot see it: the Hub answers both alike, and creating it then fails)."""
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    try:
+        info = api.repo_info(repo_id, repo_type="dataset")
+    except RepositoryNotFoundError:
+        return None
+    return info.private is True
+
+
+def prepare_repos(api: Any, plan: Plan) -> list[str]:
+    """Before any upload: the private repository exists and the Hub reports it private
+    (created private when missing, then asked again, since an organisation's settings may
+    override the request); otherwise nothing is sent to either repository. A missing public
+    repository is created public, the first release of a new corpus; one the Hub reports
+    private is only warned about (the release is invisible until it is made public, as when
+    a launch is staged). Returns the warnings."""
+    if plan.private_repo_id:
+        private = _reported_private(api, plan.private_repo_id)
+        if private is None:
+            api.create_repo(plan.private_repo_id, repo_type="dataset", private=True)
+            private = _reported_private(api, plan.private_repo_id)
+        if not private:
+            raise RucolaError(
+                f"--private-repo-id: the Hub reports {plan.private_repo_id} as public;"
+                " nothing was uploaded",
+                hint="make it private on the Hub, or name a repository that does not exist yet",
+            )
+    public = _reported_private(api, plan.repo_id)
+    if public is None:
+        api.create_repo(plan.repo_id, repo_type="dataset", private=False)
+    elif public:
+        return [f"{plan.repo_id} is private on the Hub: the release is hidden until made public"]
+    return []
+
+
 def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -> dict[str, Any]:
-    """Private gold first (so a failure there publishes nothing), then the public commit."""
+    """Repositories checked (``prepare_repos``), then the private gold first (so a failure
+    there publishes nothing), then the public commit."""
     from huggingface_hub import HfApi, get_token
     from huggingface_hub.errors import HTTPError
 
+    check_repo_ids(plan.repo_id, plan.private_repo_id)  # a Plan is mutable
     token = token or get_token()
     if not token:
         raise RucolaError("no Hugging Face token", hint="set HF_TOKEN or run 'hf auth login'")
     api = HfApi(endpoint=endpoint, token=token)
     result: dict[str, Any] = {"tag": plan.tag}
     try:
-        if plan.private_repo_id:
-            result["private_commit"] = _commit(api, plan.private_repo_id, plan.private_files, plan)
-        result["commit"] = _commit(api, plan.repo_id, plan.files, plan)
+        result["warnings"] = prepare_repos(api, plan)
+        for repo_id, files in plan.uploads().items():
+            key = "private_commit" if repo_id == plan.private_repo_id else "commit"
+            result[key] = _commit(api, repo_id, files, plan)
     except HTTPError as exc:
         raise RucolaError(f"the Hub refused the release: {str(exc).splitlines()[0]}") from None
     except OSError as exc:  # connection refused, DNS, TLS

@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from rucola.annotate_cli import annotate_app
 from rucola.errors import RucolaError
@@ -45,7 +46,8 @@ def handles_errors(func: F) -> F:
         except RucolaError as exc:
             if _state["debug"]:
                 raise
-            err.print(f"[bold red]error:[/] {exc.format()}", soft_wrap=True)
+            # escaped: a message quotes user input, and '[' would read as Rich markup
+            err.print(f"[bold red]error:[/] {escape(exc.format())}", soft_wrap=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
@@ -253,10 +255,14 @@ def release_publish(
     """Publish a validated release: one atomic commit and a tag vX.Y.Z on the Hub.
 
     The new changelog goes up with the commit; the local file is written only after the
-    commit and the tag succeeded, so a failed publish leaves the git tree as it was."""
+    commit and the tag succeeded, so a failed publish leaves the git tree as it was.
+    Repository ids are checked first, before any file is read or request sent; the private
+    repository must differ from the public one and be private on the Hub (see
+    ``release.publish.prepare_repos``)."""
     from release.publish import (
         changelog_section,
         check_git,
+        check_repo_ids,
         check_validation,
         plan_release,
         publish,
@@ -264,6 +270,7 @@ def release_publish(
         write_changelog,
     )
 
+    check_repo_ids(repo_id, private_repo_id)
     params = load_params(params_file)
     section = params["release"]
     check_validation(Path(section["input"]), Path(section["validation"]))
@@ -276,10 +283,12 @@ def release_publish(
     text = render_changelog(changelog, entry)
     plan = plan_release(params, repo_id, version, private_repo_id, text)
     if dry_run:
-        out.print(plan.describe(), markup=False)
+        out.print(plan.describe(), markup=False, soft_wrap=True)
         out.print("dry run: nothing was sent")
         return
     result = publish(plan, endpoint=os.environ.get("HF_ENDPOINT"))
+    for warning in result["warnings"]:
+        err.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
     write_changelog(changelog, text)
     out.print(f"published {repo_id} {plan.tag} (commit {result['commit'][:12]})")
     out.print(f"wrote {changelog}: commit it and tag the git tree {plan.tag}", markup=False)

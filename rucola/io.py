@@ -3,6 +3,10 @@
 Every output goes to a temporary file in the target folder and is renamed into place, so a
 failing stage never leaves a partial file; parquet and JSON are written the same way each
 time (no index, sorted keys) so DVC sees byte-identical outputs for identical inputs.
+
+A folder output (``atomic_dir``) carries a manifest, ``.rucola-output.json``, listing the
+files it was written with; a folder is replaced only when that manifest proves it ours and
+it holds nothing else, so a mistyped ``release.out: .`` cannot delete the repository.
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from rucola.errors import RucolaError
+
+OWNER_FILE = ".rucola-output.json"
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -43,20 +51,73 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             tmp_path.unlink()
 
 
+def _files(folder: Path) -> list[str]:
+    """Every file and link under ``folder`` but the manifest, as sorted POSIX paths."""
+    found = []
+    for root, dirs, names in os.walk(folder):
+        dirs.sort()
+        base = Path(root)
+        for name in [*names, *(d for d in dirs if (base / d).is_symlink())]:
+            relative = (base / name).relative_to(folder).as_posix()
+            if relative != OWNER_FILE:
+                found.append(relative)
+    return sorted(found)
+
+
+def check_replaceable(target: Path) -> None:
+    """Refuse to replace ``target`` unless it is absent, empty, or a folder ``atomic_dir``
+    wrote that holds only the files its manifest lists."""
+    if not target.exists() and not target.is_symlink():
+        return
+    if target.is_symlink() or not target.is_dir():
+        raise RucolaError("exists and is not a folder rucola wrote; refusing to replace it", target)
+    files = _files(target)
+    if not files and not any(target.iterdir()):
+        return
+    try:
+        manifest = json.loads((target / OWNER_FILE).read_text(encoding="utf-8"))
+        listed = set(manifest["files"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise RucolaError(
+            f"this folder was not written by rucola (no {OWNER_FILE}); refusing to replace it",
+            target,
+            hint="choose another output folder, or remove this one yourself",
+        ) from None
+    foreign = [f for f in files if f not in listed]
+    if foreign:
+        raise RucolaError(
+            f"this folder holds {foreign[0]!r}, which rucola did not write; refusing to replace it",
+            target,
+            hint="move that file elsewhere first",
+        )
+
+
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary folder next to ``path``; swap it in for ``path`` on success."""
+    """Yield a temporary folder next to ``path``; swap it in for ``path`` on success.
+
+    The old folder is checked before any work (``check_replaceable``) and moved aside
+    before the new one is renamed in, so ``path`` is never missing nor half-written."""
     target = Path(path)
+    check_replaceable(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    old: Path | None = None
     try:
         yield tmp
+        manifest = {"files": _files(tmp), "written_by": "rucola"}
+        write_json(manifest, tmp / OWNER_FILE)
+        os.chmod(tmp, 0o777 & ~_UMASK)  # mkdtemp creates 0700
+        check_replaceable(target)
         if target.exists():
-            shutil.rmtree(target)
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+            os.replace(target, old / target.name)
         os.replace(tmp, target)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)
+        if old is not None:
+            shutil.rmtree(old)
 
 
 def table_from_frame(frame: pd.DataFrame, schema: pa.Schema | None = None) -> pa.Table:

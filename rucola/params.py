@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from rucola.errors import RucolaError
+from rucola.names import check_name, check_output_path
 
 DEFAULT_MARKS: dict[str, str] = {
     "": "acceptable",
@@ -187,6 +188,76 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+# Every params key whose value is a path a command writes or replaces (checked on load:
+# relative paths stay inside the repository, see ``rucola.names``).
+OUTPUT_KEYS = [
+    "extract.out",
+    "extract.rejected",
+    "extract.report",
+    "generate.out_dir",
+    "generate.report_dir",
+    "generate.work_dir",
+    "generate.cache_dir",
+    "generate.merge.out",
+    "generate.merge.report",
+    "measure.out",
+    "filter.out",
+    "filter.rejected",
+    "filter.report",
+    "filter.plot",
+    "filter.plot_png",
+    "screen.out",
+    "screen.rejected",
+    "screen.report",
+    "screen.plot",
+    "screen.plot_png",
+    "split.out",
+    "split.report",
+    "validate.report",
+    "validate.docs",
+    "baseline.report",
+    "annotate.export_dir",
+    "annotate.out",
+    "annotate.report",
+    "annotate.workers",
+    "annotate.plot",
+    "annotate.plot_png",
+    "annotate.corpus.out",
+    "annotate.corpus.rejected",
+    "annotate.corpus.report",
+    "annotate.simulate.out_dir",
+    "annotate.simulate.report",
+    "release.out",
+    "release.private",
+    "release.compat",
+    "release.changelog",
+]
+# Mappings whose keys become file names: generate.generators.<name> (its candidates, report
+# and work folder) and generate.sources.<id> (its input fingerprint).
+NAMED_KEYS = ["generate.generators", "generate.sources"]
+
+
+def _get(params: dict[str, Any], dotted: str) -> Any:
+    value: Any = params
+    for key in dotted.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def check_paths_and_names(params: dict[str, Any], path: str | Path = "params.yaml") -> None:
+    """Exit 1 naming the params key of the first output path that leaves the repository or
+    the first generator or source name that is not a plain name."""
+    for key in OUTPUT_KEYS:
+        value = _get(params, key)
+        if value is not None:  # optional outputs (annotate.simulate.out_dir) may be null
+            check_output_path(value, key, path)
+    for key in NAMED_KEYS:
+        mapping = _get(params, key)
+        if isinstance(mapping, dict):
+            for name in mapping:
+                check_name(name, f"{key}[{name!r}]", path)
+
+
 def check_keys(given: dict[str, Any], known: dict[str, Any], where: str, path: str | Path) -> None:
     """Fail on the first key of ``given`` that ``known`` lacks (a typo is never ignored)."""
     for key in given:
@@ -233,4 +304,5 @@ def load_params(path: str | Path = "params.yaml") -> dict[str, Any]:
     for key, value in data.items():
         if key not in params:
             params[key] = value
+    check_paths_and_names(params, path)
     return params

@@ -31,6 +31,7 @@ from typing import Any
 
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_json
+from rucola.names import check_name, child
 
 ROOT = Path("reports/inputs")
 INDEX = "_params.json"
@@ -106,6 +107,8 @@ def _entries(value: Any, family: str) -> list[tuple[str, str]]:
         if not isinstance(raw, str | Path) or not str(raw):
             raise RucolaError(f"{family}: every entry needs a path, got {item!r}", "params.yaml")
         path = inside_repository(raw, family)
+        if key is not None:
+            check_name(key, f"{family}[{key!r}]")
         entries.append((str(key) if key is not None else path, path))
     return entries
 
@@ -179,6 +182,11 @@ def _combined(files: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _target(family: str, name: str) -> Path:
+    """Where a fingerprint goes: named by the input's path (already checked to lie inside
+    the repository), or by its id for generators and generation sources, which must be a
+    plain name (``rucola.names``)."""
+    if family in (SOURCES, GENERATORS):
+        return child(ROOT / family, name, ".json", f"{family}[{name!r}]")
     return ROOT / family / f"{name}.json"
 
 
@@ -291,6 +299,8 @@ def track_index(params: dict[str, Any]) -> dict[str, list[str]]:
         prune(family, names)
         result[family] = names
     generators = sorted(str(n) for n in (params.get("generate") or {}).get("generators") or {})
+    for name in generators:
+        check_name(name, f"{GENERATORS}[{name!r}]")
     write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
     prune(GENERATORS, generators)
     result[GENERATORS] = generators

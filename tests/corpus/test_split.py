@@ -6,40 +6,12 @@ import json
 
 import pandas as pd
 import pytest
+from corpora import corpus
 
 from corpus.split import assign_splits, run_split
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.params import DEFAULTS
-
-
-def corpus(n: int = 1000) -> pd.DataFrame:
-    rows = []
-    for i in range(n):
-        label = int(i % 4 != 0)  # 75% acceptable
-        rows.append(
-            {
-                "sentence": f"Предложение номер {i}.",
-                "label": label,
-                "error_type": None if label else ["Syntax", "Semantics"][i % 8 // 4],
-                "domain": "in_domain",
-                "detailed_source": f"Book{i % 5}",
-                "group": f"g{i // 2}" if i < 200 else f"g{i}",
-            }
-        )
-    for i in range(200):
-        label = int(i % 3 != 0)
-        rows.append(
-            {
-                "sentence": f"Кандидат {i}.",
-                "label": label,
-                "error_type": None if label else "Hallucination",
-                "domain": "out_of_domain",
-                "detailed_source": "Tatoeba",
-                "group": f"o{i}",
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def split_params(tmp_path, **changes):

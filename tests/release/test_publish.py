@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_hub_recorder import HubStandIn  # noqa: E402
 
-from rucola.io import file_sha256  # noqa: E402
+from rucola.io import OWNER_FILE, file_sha256  # noqa: E402
 
 GOLD_SENTENCE = "Тестовое предложение с тайной меткой."
 
@@ -63,6 +63,8 @@ def project(tmp_path: Path) -> Path:
     pd.DataFrame({"id": [0], "label": [0], "error_type": ["Semantics"]}).to_parquet(
         root / "data/release/private/test_gold.parquet"
     )
+    for folder in (release, root / "data/release/private"):  # what atomic_dir leaves beside
+        (folder / OWNER_FILE).write_text('{"files": [], "written_by": "rucola"}\n')
     split = root / "data/interim/split.parquet"
     pd.DataFrame({"sentence": ["a"], "split": ["train"]}).to_parquet(split)
     (release / "README.md").write_text(
@@ -96,16 +98,39 @@ def tree_state(root: Path) -> tuple[str, str, bytes | None]:
     return status, tags, changelog.read_bytes() if changelog.is_file() else None
 
 
-def planned_files(stdout: str) -> dict[str, tuple[int, str]]:
-    """The public files of a dry-run plan: path -> (size, sha256 prefix)."""
-    files: dict[str, tuple[int, str]] = {}
+def planned_uploads(stdout: str) -> dict[str, dict[str, tuple[int, str]]]:
+    """A dry-run plan per repository: repo -> path -> (size, sha256)."""
+    uploads: dict[str, dict[str, tuple[int, str]]] = {}
     for line in stdout.splitlines():
-        if line.startswith("private "):
-            break
-        if line.startswith("  "):
+        if line.startswith(("publish ", "private ")):
+            files = uploads.setdefault(line.split()[1], {})
+        elif line.startswith("  "):
             path, size, _, digest = line.split()
             files[path] = (int(size), digest.removeprefix("sha256:"))
-    return files
+    return uploads
+
+
+def committed(hub: HubStandIn) -> dict[str, dict[str, tuple[int, str]]]:
+    """What the stand-in received, in the same shape as ``planned_uploads``."""
+    return {
+        commit["repo"]: {
+            path: (len(content), hashlib.sha256(content).hexdigest())
+            for path, content in commit["files"].items()
+        }
+        for commit in hub.commits
+    }
+
+
+def uploaded(hub: HubStandIn) -> list[str]:
+    """Requests that sent files or tags (the repository checks and creations excluded)."""
+    return [
+        r["path"]
+        for r in hub.requests
+        if any(k in r["path"] for k in ("/preupload/", "/commit/", "/tag/"))
+    ]
+
+
+PUBLISH = ("release", "publish", "--version", "1.0.0")
 
 
 @pytest.fixture
@@ -153,26 +178,29 @@ def test_publish_one_commit_one_tag_no_hidden_label(run_cli, project, monkeypatc
     assert tree_state(project)[0] == "?? CHANGELOG.md\n"
 
 
-def test_dry_run_lists_exactly_what_is_sent(run_cli, project, monkeypatch, online):
-    (project / "CHANGELOG.md").write_text("# Changelog\n\n## v0.9.0\n\nAn earlier one.\n")
-    git(project, "add", "CHANGELOG.md")
-    git(project, "commit", "-qm", "changelog")
-    args = ("release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0")
+def dry_run_then_publish(run_cli, project: Path, monkeypatch, args: tuple) -> tuple:
+    """The dry run's plan per repository (the dry run writes nothing), then the real run
+    against a fake Hub; returns (plan, hub)."""
     code, stdout, stderr = run_cli(*args, "--dry-run", cwd=project)
     assert code == 0, stderr
-    plan = planned_files(stdout)
-    assert "CHANGELOG.md" in plan
-    assert tree_state(project)[0] == ""  # the dry run wrote nothing
+    assert tree_state(project)[0] == ""
+    plan = planned_uploads(stdout)
     monkeypatch.setenv("HF_TOKEN", "hf_test_token")
     with HubStandIn() as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         code, _, stderr = run_cli(*args, cwd=project)
     assert code == 0, stderr
-    sent = hub.commits[0]["files"]
-    assert plan == {
-        path: (len(content), hashlib.sha256(content).hexdigest()[:16])
-        for path, content in sent.items()
-    }
+    return plan, hub
+
+
+def test_dry_run_lists_exactly_what_is_sent(run_cli, project, monkeypatch, online):
+    (project / "CHANGELOG.md").write_text("# Changelog\n\n## v0.9.0\n\nAn earlier one.\n")
+    git(project, "add", "CHANGELOG.md")
+    git(project, "commit", "-qm", "changelog")
+    args = ("release", "publish", "--repo-id", "org/rucola", "--version", "1.0.0")
+    plan, hub = dry_run_then_publish(run_cli, project, monkeypatch, args)
+    assert list(plan) == ["org/rucola"] and "CHANGELOG.md" in plan["org/rucola"]
+    assert plan == committed(hub)
     changelog = (project / "CHANGELOG.md").read_text()
     assert changelog.startswith("# Changelog\n\n## v1.0.0\n\nFirst release.\n")
     assert changelog.endswith("## v0.9.0\n\nAn earlier one.\n")
@@ -304,3 +332,137 @@ def test_refusals(run_cli, project, case):
     )
     assert code == 1, case
     assert "error:" in stderr
+
+
+def test_dry_run_lists_exactly_what_each_repository_receives(run_cli, project, monkeypatch, online):
+    """Per repository, the same paths and full sha256: the private list too, with the
+    ledger beside the gold, and nothing of it in the public list."""
+    pd.DataFrame({"id": [0], "cause": ["typo"]}).to_parquet(
+        project / "data/release/private/corrections.parquet"
+    )
+    args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", "org/rucola-private")
+    plan, hub = dry_run_then_publish(run_cli, project, monkeypatch, args)
+    assert set(plan["org/rucola-private"]) == {"corrections.parquet", "test_gold.parquet"}
+    assert "CHANGELOG.md" in plan["org/rucola"]
+    assert not [p for files in plan.values() for p in files if p.startswith(".")]  # bookkeeping
+    assert plan == committed(hub)
+    assert hub.created == []
+
+
+@pytest.mark.parametrize("private", ["org/rucola", "ORG/Rucola", "Org/RuCoLA"])
+def test_private_repo_equal_to_public_refused(run_cli, project, monkeypatch, online, private):
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        for dry_run in ((), ("--dry-run",)):
+            args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", private)
+            code, stdout, stderr = run_cli(*args, *dry_run, cwd=project)
+            assert code == 1
+            assert "--private-repo-id" in stderr and "public repository" in stderr
+            assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
+            assert "test_gold" not in stdout
+    assert hub.requests == []
+    assert not (project / "CHANGELOG.md").exists()
+
+
+def test_private_repo_reported_public_refused_before_any_upload(
+    run_cli, project, monkeypatch, online
+):
+    before = tree_state(project)
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", "org/rucola-private")
+    with HubStandIn(repos={"org/rucola": False, "org/rucola-private": False}) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, cwd=project)
+    assert code == 1
+    assert "reports org/rucola-private as public" in stderr and "Traceback" not in stderr
+    assert hub.commits == [] and hub.tags == [] and uploaded(hub) == []
+    assert hub.created == []
+    assert tree_state(project) == before
+
+
+def test_missing_private_repo_created_private(run_cli, project, monkeypatch, online):
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", "org/rucola-private")
+    with HubStandIn(repos={"org/rucola": False}) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, cwd=project)
+    assert code == 0, stderr
+    assert hub.created == [
+        {"repo": "org/rucola-private", "type": "dataset", "visibility": "private"}
+    ]
+    assert hub.repos["org/rucola-private"] is True
+    assert [c["repo"] for c in hub.commits] == ["org/rucola-private", "org/rucola"]
+    assert set(hub.commits[0]["files"]) == {"test_gold.parquet"}
+    # created, then asked again before the first upload
+    gets = [r["path"] for r in hub.requests if r["method"] == "GET"]
+    assert gets[:2] == ["/api/datasets/org/rucola-private"] * 2
+
+
+def test_private_repo_created_public_refused(run_cli, project, monkeypatch, online):
+    """An organisation's settings may override ``private=True``: asked again, refused."""
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", "org/rucola-private")
+    with HubStandIn(repos={"org/rucola": False}, creates_public=True) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, cwd=project)
+    assert code == 1 and "reports org/rucola-private as public" in stderr
+    assert hub.commits == [] and uploaded(hub) == []
+
+
+def test_missing_public_repo_created_public(run_cli, project, monkeypatch, online):
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn(repos={}) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*PUBLISH, "--repo-id", "org/rucola", cwd=project)
+    assert code == 0, stderr
+    assert hub.created == [{"repo": "org/rucola", "type": "dataset", "visibility": "public"}]
+    assert [c["repo"] for c in hub.commits] == ["org/rucola"]
+
+
+def test_public_repo_reported_private_warns(run_cli, project, monkeypatch, online):
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn(repos={"org/rucola": True}) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*PUBLISH, "--repo-id", "org/rucola", cwd=project)
+    assert code == 0, stderr
+    assert "warning: org/rucola is private on the Hub" in stderr
+    assert [c["repo"] for c in hub.commits] == ["org/rucola"]
+
+
+@pytest.mark.parametrize("option", ["--repo-id", "--private-repo-id"])
+@pytest.mark.parametrize(
+    "bad",
+    ["../../etc", "/etc", "/abs", ".x/y", ".hidden/x", "a/b/c", "x", "org/..", "a/..", "org/", ""],
+)
+def test_bad_repo_ids_refused_before_any_request(
+    run_cli, project, monkeypatch, online, option, bad
+):
+    ids = {"--repo-id": "org/rucola", "--private-repo-id": "org/rucola-private", option: bad}
+    args = [a for name, value in ids.items() for a in (name, value)]
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*PUBLISH, *args, cwd=project)
+    assert code == 1
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr
+    assert lines[0].startswith(f"error: {option}: '{bad}' is not a Hub repository id")
+    assert hub.requests == []
+    assert not (project / "CHANGELOG.md").exists()
+
+
+def test_bad_repo_id_checked_before_the_project(run_cli, tmp_path):
+    """Checked first: no params, data or git needed to be told the id is wrong."""
+    code, _, stderr = run_cli(*PUBLISH, "--repo-id", "../../etc", "--dry-run", cwd=tmp_path)
+    assert code == 1 and "--repo-id: '../../etc'" in stderr
+
+
+def test_plan_refuses_one_repository_twice():
+    from release.publish import Plan
+    from rucola.errors import RucolaError
+
+    with pytest.raises(RucolaError, match="public repository"):
+        Plan("org/rucola", "1.0.0", "main", [], "ORG/RUCOLA")
+    with pytest.raises(RucolaError, match="--repo-id"):
+        Plan("a/b/c", "1.0.0", "main", [])
