@@ -2,7 +2,10 @@
 
 Every example read ends up either in the output or in the rejected file with a reason, and
 the report's counts add up (``rows_read == kept + rejected``; alternation variants count
-as rows).
+as rows). A sentence holding a control or other non-printing character (NUL, BEL, a bidi
+override, private use ...; see ``corpus.normalize``) is set aside as ``control_character``
+or ``non_printing_character`` with the code points in ``detail``, also when the text is
+kept as read (``extract.normalize: false``): such a character is never part of a sentence.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from corpus.alternations import expand
 from corpus.artefacts import detect
 from corpus.homoglyphs import fix_homoglyphs
 from corpus.marks import ACCEPTABLE, EXCLUDE, MarkMap, split_leading_mark
-from corpus.normalize import normalize_text
+from corpus.normalize import normalize_text, repaired_characters, text_fault
 from corpus.sources import RawExample, read_source, source_files
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
@@ -34,6 +37,7 @@ class _Collector:
     variants_added: int = 0
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
     normalised: list[str] = field(default_factory=list)
+    repaired: Counter[str] = field(default_factory=Counter)  # characters dropped or spaced
     artefacts: list[dict[str, Any]] = field(default_factory=list)
 
     def reject(
@@ -113,6 +117,10 @@ class Extractor:
 
     def add(self, example: RawExample, out: _Collector) -> None:
         out.lines_read += 1
+        fault = text_fault(example.text)
+        if fault is not None:  # before anything reads the text: no mark, no normalisation
+            out.reject(example, fault[0], example.text, fault[1])
+            return
         if example.mark is None:
             mark, text = split_leading_mark(example.text)
         else:
@@ -122,6 +130,7 @@ class Extractor:
             normalised = normalize_text(text)
             if normalised != text.strip():  # Unicode form, invisible characters or spacing
                 out.normalised.append(example.origin)
+                out.repaired.update(repaired_characters(text))
                 corrections.append("normalised")
             text = normalised
         if not text.strip():
@@ -304,7 +313,12 @@ def extract(
             "fixes": collector.homoglyph_fixes,
         },
         "artefacts": {"rows": len(collector.artefacts), "found": collector.artefacts},
-        "normalised": {"rows": len(collector.normalised), "examples": collector.normalised[:100]},
+        "normalised": {
+            "rows": len(collector.normalised),
+            "examples": collector.normalised[:100],
+            # invisible characters dropped, separators and odd spaces turned into a space
+            "characters": dict(sorted(collector.repaired.items())),
+        },
     }
     if rows_read != summary["kept"] + summary["rejected"]:  # a bug, not a user error
         raise AssertionError(

@@ -6,6 +6,11 @@ Four layouts: a parallel TSV with ``en`` and ``ru`` columns, line-aligned file p
 ``split_sentences``, one document) per line. Each source's id becomes ``detailed_source``.
 Sampling is seeded per source, so every generator that reads a source sees the same
 sentences, and the sample keeps the file's order.
+
+Every line read is used or skipped with a counted reason: ``empty``, ``duplicate``,
+``not_sampled``, and ``control_character`` / ``non_printing_character`` for a sentence that
+holds a character no sentence may hold (NUL, BEL, a bidi override ...; see
+``corpus.normalize``), as the extract stage sets such rows aside.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 import numpy as np
 import razdel
 
-from corpus.normalize import normalize_text
+from corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
 from rucola.params import check_keys
@@ -77,13 +82,19 @@ def _format_from_path(path: Path) -> str:
 
 
 def _read_lines(path: Path, encoding: str, source_id: str) -> list[str]:
+    """The file's lines, split at line feeds only (after CRLF and CR became LF).
+
+    ``str.splitlines`` would also split at U+2028, U+0085, form feed and other characters
+    inside a line, which misaligns a line-aligned pair and hides the character.
+    """
     if not path.is_file():
         raise RucolaError(f"source '{source_id}': file not found", path)
     try:
-        return path.read_text(encoding=encoding).splitlines()
+        lines = path.read_text(encoding=encoding).split("\n")
     except UnicodeDecodeError as exc:
         line = path.read_bytes()[: exc.start].count(b"\n") + 1
         raise RucolaError(f"source '{source_id}': not valid {encoding}", path, line) from exc
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 def _read_tsv(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
@@ -205,7 +216,12 @@ def read_source(
     for row in rows:
         if need_lang in row.texts:
             has_lang = True
-        text = normalize_text(row.texts.get(need_lang, "") or "")
+        raw_text = row.texts.get(need_lang, "") or ""
+        fault = text_fault(raw_text)
+        if fault is not None:
+            skipped[fault[0]] = skipped.get(fault[0], 0) + 1
+            continue
+        text = normalize_text(raw_text)
         if not text:
             skipped["empty"] = skipped.get("empty", 0) + 1
             continue

@@ -18,7 +18,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from corpus.normalize import normalize_text
+from corpus.normalize import normalize_text, text_fault
 from generation.config import GeneratorConfig, generator_config
 from generation.schema import CANDIDATE_SCHEMA
 from generation.shards import ShardStore
@@ -82,6 +82,10 @@ def _rows(
         if not outs:
             dropped["no_output"] += 1
         for generator, text in outs:
+            fault = text_fault(text)  # a model can emit control characters too
+            if fault:
+                dropped[fault[0]] += 1
+                continue
             sentence = normalize_text(text)
             if not sentence:
                 dropped["empty_output"] += 1

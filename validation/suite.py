@@ -22,6 +22,7 @@ import pandas as pd  # noqa: E402
 from great_expectations.expectations.row_conditions import Column  # noqa: E402
 
 from corpus import schema  # noqa: E402
+from corpus.normalize import unprintable_class  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 
 ROWS = "rows"  # the split data
@@ -93,6 +94,19 @@ MARKED_PARENTHESIS = (
     f"\\({_SPACE}*{_MARK}"
     f"|\\((?:{_WORD}+\\s+){{0,2}}{_WORD}*{_LETTER}\\s*/\\s*{_MARK}?\\s*{_LETTER}{_WORD}*"
     f"(?:\\s+{_WORD}+){{0,2}}\\)"
+)
+
+# Any control or other non-printing character that the extract stage sets aside (NUL, BEL,
+# ESC, DEL, C1 controls, bidi overrides, private use, unassigned code points), generated
+# from ``corpus.normalize`` so that both stages agree on what is text, plus the whitespace
+# controls and line separators (tab, line feed, vertical tab, form feed, carriage return,
+# U+2028, U+2029), which normalisation turns into spaces and a text kept as read must not
+# bring into a release either. \xHH escapes and literal characters: Python re and RE2 alike.
+# The invisible characters normalisation drops (soft hyphen, zero-width ...) are not in it:
+# a published release rebuilt as read keeps its one soft hyphen.
+UNPRINTABLE = "[\\x09-\\x0d\u2028\u2029" + unprintable_class()[1:]
+UNPRINTABLE_NAME = (
+    "sentence: no control, line-break or non-printing character (NUL, tab, bidi override ...)"
 )
 
 
@@ -285,6 +299,12 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
         (
             "id: unique per split (and, outside test, per domain, as published)",
             gxe.ExpectCompoundColumnsToBeUnique(column_list=["split", "id_scope", "id"]),
+            True,
+        ),
+        (
+            # never exempt: a published row is no exception to text being text
+            UNPRINTABLE_NAME,
+            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=UNPRINTABLE),
             True,
         ),
         (

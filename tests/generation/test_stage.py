@@ -145,3 +145,15 @@ def test_bad_input_exits_1_naming_generator_and_leaves_no_file(
     assert message in err
     assert "generator 'broken'" in err or "generators.broken." in err
     assert not (tmp_path / "candidates/broken.parquet").exists()
+
+
+def test_model_output_with_control_characters_is_dropped_and_counted():
+    from generation.config import GeneratorConfig
+    from generation.stage import Item, _rows
+
+    cfg = GeneratorConfig("g", "translation", ["S"], {}, 42)
+    items = [Item("S", "Кошка спит.", "Кошка спит.")]
+    outputs = [[("m", "Кошка\x00 спит дома."), ("m", "Кошка\u202e спит."), ("m", "Кот спит.")]]
+    table, dropped = _rows(cfg, items, outputs)
+    assert table.column("sentence").to_pylist() == ["Кот спит."]
+    assert dropped == {"control_character": 1, "non_printing_character": 1}

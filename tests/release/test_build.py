@@ -386,7 +386,10 @@ def test_card_yaml_and_tables(tmp_path):
     test_rows = ((frame["split"] == "test") & (frame["detailed_source"] == "Paducheva2004")).sum()
     row = f"| Paducheva2004 | in_domain | {len(labelled)} | 0.0% | {shares} | {test_rows} |"
     assert row in card
-    assert "![Sentence length in tokens by domain](token_lengths.png)" in card
+    assert (
+        "![Sentence length in tokens by domain (train and validation; test as one series)]"
+        "(token_lengths.png)"
+    ) in card
     assert (folder / "token_lengths.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert 'revision="vX.Y.Z"' in card and 'load_dataset("rucola")' in card
     assert "@inproceedings{mikhailov-etal-2022-rucola" in card

@@ -169,3 +169,13 @@ def test_atomic_dir_replaces_only_a_folder_it_wrote(tmp_path):
         pass
     assert (foreign / "thesis.tex").is_file()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporaries
+
+
+@pytest.mark.parametrize("repo_id", ["../../etc", "/etc/x", ".hidden/x", "org/../x", "org/a b"])
+@pytest.mark.parametrize("option", ["--repo-id", "--private-repo-id"])
+def test_a_bad_hub_repository_id_is_refused_and_touches_nothing(run_cli, repo, repo_id, option):
+    write_params(repo, {})
+    other = "--private-repo-id" if option == "--repo-id" else "--repo-id"
+    args = ["release", "publish", option, repo_id, other, "org/ok", "--version", "1.0.0"]
+    for dry_run in ([], ["--dry-run"]):
+        assert_untouched(run_cli, repo, [*args, *dry_run], option)

@@ -15,7 +15,13 @@ from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_parquet
 from rucola.params import DEFAULTS
 from validation.run import ValidationResult, validate_split
-from validation.suite import LEADING_MARK, MARKED_PARENTHESIS, all_checks
+from validation.suite import (
+    LEADING_MARK,
+    MARKED_PARENTHESIS,
+    UNPRINTABLE,
+    UNPRINTABLE_NAME,
+    all_checks,
+)
 
 PARENTHESIS = "sentence: no marked or slashed parenthesis"
 LEADING = "sentence: no judgment mark at the start"
@@ -164,9 +170,12 @@ def test_hash_follows_the_file(tmp_path):
         "Он ушёл (почему?)",
         "Цена выросла на 5% за последний год.",
         "Где он? Никто не знает, куда он делся.",
+        # printable, though some print nothing: the soft hyphen the published corpus keeps
+        "Мягкий пере\u00adнос остался, как в изданном корпусе.",
+        "Ёжик и эмодзи 😀 — печатные символы.",
     ],
 )
-def test_ordinary_parentheses_and_marks_inside_pass(tmp_path, sentence):
+def test_ordinary_text_passes(tmp_path, sentence):
     frame = valid_frame()
     frame.loc[7, "sentence"] = sentence
     result, report = run(tmp_path, frame)
@@ -237,6 +246,54 @@ def test_regexes_agree_with_python_re():
     assert re.search(MARKED_PARENTHESIS, "A (B/C) D")
     assert not re.search(MARKED_PARENTHESIS, "A (почему?) B")
     assert not re.search(MARKED_PARENTHESIS, "A (как обычно) B / C")
+
+
+# --- control and non-printing characters (issue 13: text is text) -----------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Мальчик чи\x00тает книгу.",
+        "Девочка пи\x07шет письмо.",
+        "Мама \u202eмоет раму.",
+        "Кот\x1b[0m спит.",
+        "Дом\ue000 стоит.",
+        "Дом стоит.\x85",
+        "Табуляция\tв тексте.",
+        "Перевод\u2028строки.",
+        "Возврат\rкаретки.",
+    ],
+)
+def test_control_character_fails_and_names_the_row(tmp_path, sentence):
+    frame = valid_frame()
+    frame.loc[30, "sentence"] = sentence
+    result, report = run(tmp_path, frame)
+    assert failed_names(result) == {UNPRINTABLE_NAME}
+    rows = failure(result, UNPRINTABLE_NAME).rows
+    assert keys(rows) == {locate(frame, 30)} and rows[0]["sentence"] == sentence
+    entry = next(e for e in report["expectations"] if e["name"] == UNPRINTABLE_NAME)
+    assert entry["unexpected_count"] == 1
+
+
+def test_published_rows_are_not_exempt_from_the_control_character_check(tmp_path):
+    """``validate.exempt_published`` spares published artefacts, never a NUL."""
+    frame = valid_frame()
+    frame["published_id"] = pd.array(range(len(frame)), dtype="Int64")
+    frame.loc[30, "sentence"] = "*Мальчик чи\x00тает книгу."  # a leading mark and a NUL
+    result, _ = run(tmp_path, frame, validate={"exempt_published": True})
+    assert failed_names(result) == {UNPRINTABLE_NAME}
+    assert keys(failure(result, UNPRINTABLE_NAME).rows) == {locate(frame, 30)}
+
+
+def test_control_character_class_agrees_with_python_re_and_re2():
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    samples = ["a\x00b", "a\u202eb", "a\U000e0001", "чистый текст", "a\u00adb", "a\tb", "a\u2028"]
+    expected = [True, True, True, False, False, True, True]
+    assert [bool(re.search(UNPRINTABLE, s)) for s in samples] == expected
+    assert pc.match_substring_regex(pa.array(samples), UNPRINTABLE).to_pylist() == expected
 
 
 # --- uniqueness --------------------------------------------------------------------------
