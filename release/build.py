@@ -333,9 +333,7 @@ def build_release(
         pq.write_table(gold_rows(frame), private / GOLD_FILE, compression=COMPRESSION)
         ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
         pq.write_table(ledger, private / LEDGER_FILE, compression=COMPRESSION)
-        # mkdtemp makes the folders 0700; the release is for reading, the gold stays private
-        public.chmod(0o755)
-        private.chmod(0o700)
+        private.chmod(0o700)  # the gold stays private; the release is for reading
 
     counts: dict[str, Any] = {}
     for file in files:

@@ -102,12 +102,14 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     check_replaceable(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    # mkdtemp creates 0700; the permissions a plain mkdir gives, which the caller may narrow
+    # (the private folder of the gold stays 0700)
+    os.chmod(tmp, 0o777 & ~_UMASK)
     old: Path | None = None
     try:
         yield tmp
         manifest = {"files": _files(tmp), "written_by": "rucola"}
         write_json(manifest, tmp / OWNER_FILE)
-        os.chmod(tmp, 0o777 & ~_UMASK)  # mkdtemp creates 0700
         check_replaceable(target)
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
