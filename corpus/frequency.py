@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rucola.errors import RucolaError
+from rucola.params import optional_path
 
 
 def frequency_key(word: str) -> str:
@@ -71,29 +72,10 @@ class WordfreqFrequencies:
         return self._frequency(lemma, "ru") * 1e6
 
 
-def frequency_path(value: object) -> str | None:
-    """``filter.frequency.path``: a list of at most one file (what DVC tracks), or a
-    plain path or null as older params and callers give it."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, str | Path):
-        return str(value)
-    if isinstance(value, list | tuple):
-        if len(value) > 1:
-            raise RucolaError(
-                f"filter.frequency.path names {len(value)} files; give at most one",
-                "params.yaml",
-            )
-        return str(value[0]) if value and value[0] else None
-    raise RucolaError(
-        f"filter.frequency.path must be a list of paths, got {value!r}", "params.yaml"
-    )
-
-
 def load_frequencies(config: dict) -> Frequencies:
     source = config.get("source", "wordfreq")
     if source == "rnc":
-        path = frequency_path(config.get("path"))
+        path = optional_path(config.get("path"), "filter.frequency.path")
         if not path:
             raise RucolaError(
                 "filter.frequency.source is 'rnc' but filter.frequency.path is empty",

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from corpus import schema
 from corpus.homoglyphs import fix_homoglyphs
 from corpus.normalize import normalize_text
-from corpus.sources.rucola_csv import is_published_layout, read_published_release
+from corpus.sources.rucola_csv import is_published_layout, published_frame
 from rucola.errors import RucolaError
 
 PIN_COLUMNS = ["key", "split", "scope", "id"]
@@ -40,28 +40,18 @@ def id_scope(split: object, domain: object) -> str:
     return str(domain)
 
 
-def _from_rucola_csv(folder: Path) -> pd.DataFrame:
-    """In the published order: the published train and test share a sentence, and a
-    sentence a model was trained on must stay in train when it is matched by text."""
-    rows = [
-        (e.text, e.published_split, e.domain, e.published_id)
-        for e in read_published_release(folder, {}, "utf-8")
-    ]
-    return pd.DataFrame(rows, columns=["sentence", "split", "domain", "id"])
-
-
-def _from_release(folder: Path) -> pd.DataFrame:
+def read_release_folder(folder: Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """The rows of a release folder's ``default`` config (every split) with a ``split``
+    column, file by file in name order: the folder ``release build`` writes."""
     files = sorted((folder / "default").glob("*.parquet"))
     if not files:
-        raise RucolaError("no default/*.parquet files in this release folder", folder)
+        raise RucolaError("no default/*.parquet files: not a release folder", folder)
     parts = []
     for path in files:
-        table = pq.read_table(path, columns=["id", "sentence", "domain"]).to_pandas()
+        table = pq.read_table(path, columns=columns).to_pandas()
         table["split"] = path.stem.split("-")[0]
         parts.append(table)
-    order = {s: i for i, s in enumerate(schema.SPLITS)}
-    frame = pd.concat(parts, ignore_index=True)
-    return frame.sort_values("split", key=lambda s: s.map(order), kind="stable")
+    return pd.concat(parts, ignore_index=True)
 
 
 def _from_parquet(path: Path) -> pd.DataFrame:
@@ -77,7 +67,12 @@ def load_pin(path: str | Path) -> pd.DataFrame:
     (null when the pin has no ids), in the pin's order (earlier rows win on a repeat)."""
     path = Path(path)
     if path.is_dir():
-        frame = _from_rucola_csv(path) if is_published_layout(path) else _from_release(path)
+        if is_published_layout(path):  # in the published order: earlier rows win on a repeat
+            frame = published_frame(path)
+        else:
+            frame = read_release_folder(path, ["id", "sentence", "domain"]).sort_values(
+                "split", key=lambda s: s.map(schema.SPLIT_INDEX), kind="stable"
+            )  # train first: a sentence a model was trained on stays in train
     elif path.is_file() and path.suffix == ".parquet":
         frame = _from_parquet(path)
     else:
@@ -100,14 +95,3 @@ def load_pin(path: str | Path) -> pd.DataFrame:
             "id": pd.array(ids.to_numpy(), dtype="Int64"),
         }
     ).reset_index(drop=True)
-
-
-def pin_paths(value: object) -> list[str]:
-    """``split.pin`` as a list: null or [] (no pin), a path, or a list of paths."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value] if value else []
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return list(value)
-    raise RucolaError(f"split.pin must be a path or a list of paths, not {value!r}", "params.yaml")

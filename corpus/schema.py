@@ -17,6 +17,7 @@ OUT_OF_DOMAIN = "out_of_domain"
 DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]
 
 SPLITS = ["train", "validation", "test"]
+SPLIT_INDEX = {name: i for i, name in enumerate(SPLITS)}  # the order files and rows follow
 UNLABELLED = -1  # a published test row whose gold the maintainer does not hold
 
 IN_DOMAIN_ERROR_TYPES = ["Morphology", "Syntax", "Semantics"]

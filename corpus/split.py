@@ -19,11 +19,10 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from corpus import schema
-from corpus.pin import id_scope, id_scopes, load_pin, pin_paths, sentence_key
+from corpus.pin import id_scope, id_scopes, load_pin, sentence_key
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
-
-SPLIT_INDEX = {name: i for i, name in enumerate(schema.SPLITS)}
+from rucola.params import path_list
 
 
 def _ratios(params: dict[str, Any], domain: str) -> list[float]:
@@ -76,13 +75,13 @@ def assign_splits(
         pinned_rows = pd.DataFrame(
             {"group": frame.loc[fixed.index, "group"].to_numpy(), "split": fixed.to_numpy()}
         )
-        pinned_rows["rank"] = pinned_rows["split"].map(SPLIT_INDEX)
+        pinned_rows["rank"] = pinned_rows["split"].map(schema.SPLIT_INDEX)
         tally = pinned_rows.value_counts(["group", "split", "rank"]).reset_index(name="n")
         tally = tally.sort_values(["group", "n", "rank"], ascending=[True, False, True])
         choice = dict(tally.drop_duplicates("group")[["group", "split"]].to_numpy().tolist())
         for group, split in choice.items():
             sizes = mix.loc[group].to_numpy(dtype=float)
-            counts[SPLIT_INDEX[split]] += sizes
+            counts[schema.SPLIT_INDEX[split]] += sizes
             seen += sizes
         units = units[~units["group"].isin(choice)]
     for group in units["group"]:
@@ -246,7 +245,7 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
     if (mixed > 1).any():
         raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans both domains", input_path)
     seed = int(params["seed"])
-    pins, pin_report = _pins(frame, pin_paths(params.get("pin")))
+    pins, pin_report = _pins(frame, path_list(params.get("pin"), "split.pin"))
     frame["pinned_split"] = pins["pinned_split"]
     frame["pinned_id"] = pins["pinned_id"]
     unknown = frame["domain"].isna()
@@ -265,7 +264,7 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
         )
     frame["id"] = _assign_ids(frame, seed)
     # Rows in a fixed order: split, id scope (domain in train and validation), id.
-    frame["_split"] = frame["split"].map(SPLIT_INDEX)
+    frame["_split"] = frame["split"].map(schema.SPLIT_INDEX)
     frame["_scope"] = id_scopes(frame)
     frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)

@@ -271,9 +271,10 @@ def corrections_ledger(frame: pd.DataFrame, params: dict) -> pa.Table:
             )
     ledger = pd.DataFrame(entries, columns=LEDGER_SCHEMA.names)
     ledger = ledger.astype(object).where(ledger.notna(), None)
-    order = {s: i for i, s in enumerate(schema.SPLITS)}
     ledger = ledger.sort_values(
-        ["split", "id"], key=lambda c: c.map(order) if c.name == "split" else c, kind="stable"
+        ["split", "id"],
+        key=lambda c: c.map(schema.SPLIT_INDEX) if c.name == "split" else c,
+        kind="stable",
     )
     return pa.Table.from_pandas(ledger, schema=LEDGER_SCHEMA, preserve_index=False)
 

@@ -13,14 +13,12 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
+from corpus.sources.rucola_csv import PUBLISHED_FILES
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, stable_hash
 
-LABELLED = [
-    ("in_domain_train.csv", "in_domain", "train"),
-    ("in_domain_dev.csv", "in_domain", "validation"),
-    ("out_of_domain_dev.csv", "out_of_domain", "validation"),
-]
+# The labelled files of the published layout: name, domain, split (test.csv is unlabelled).
+LABELLED = [(name, domain, split) for name, (split, domain) in PUBLISHED_FILES.items() if domain]
 
 
 def _csv(frame: pd.DataFrame, path: Path) -> None:

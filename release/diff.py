@@ -17,11 +17,11 @@ from typing import Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus.pin import id_scopes, sentence_key
-from corpus.sources.rucola_csv import is_published_layout, read_published_release
+from corpus.pin import id_scopes, read_release_folder, sentence_key
+from corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
 from rucola.errors import RucolaError
 
-COLUMNS = ["sentence", "label", "error_type", "split", "detailed_source", "domain", "id"]
+COLUMNS = FRAME_COLUMNS
 KEY = ["split", "scope", "id"]
 KINDS = ["added", "removed", "corrected", "relabelled", "recategorised", "moved"]
 LEDGER = "corrections.parquet"
@@ -29,14 +29,8 @@ LISTED = 200  # rows listed per kind in the Markdown section
 
 
 def _from_folder(path: Path) -> pd.DataFrame:
-    parts = []
-    for file in sorted((path / "default").glob("*.parquet")):
-        part = pq.read_table(file).to_pandas()
-        part["split"] = file.stem.split("-")[0]
-        parts.append(part)
-    if not parts:
-        raise RucolaError("no default/*.parquet files: not a release folder", path)
-    frame = pd.concat(parts, ignore_index=True).astype(object)
+    """A release folder, its test rows labelled from ``../private`` where the gold holds them."""
+    frame = read_release_folder(path).astype(object)
     gold_path = path.parent / "private" / "test_gold.parquet"
     test = frame["split"] == "test"
     if gold_path.is_file() and test.any():
@@ -49,22 +43,6 @@ def _from_folder(path: Path) -> pd.DataFrame:
     return frame
 
 
-def _from_published(path: Path) -> pd.DataFrame:
-    rows = [
-        {
-            "sentence": e.text,
-            "label": e.label,
-            "error_type": e.error_type,
-            "split": e.published_split,
-            "detailed_source": e.source,
-            "domain": e.domain,
-            "id": e.published_id,
-        }
-        for e in read_published_release(path, {}, "utf-8")
-    ]
-    return pd.DataFrame(rows, columns=COLUMNS)
-
-
 def read_release(path: str | Path) -> pd.DataFrame:
     """A release folder (hidden test labels from ``../private`` when present), a split
     parquet, or a folder in the published RuCoLA layout, indexed by identity."""
@@ -72,7 +50,7 @@ def read_release(path: str | Path) -> pd.DataFrame:
     if path.is_file() and path.suffix == ".parquet":
         frame = pq.read_table(path).to_pandas()
     elif is_published_layout(path):
-        frame = _from_published(path)
+        frame = published_frame(path)
     elif path.is_dir():
         frame = _from_folder(path)
     else:

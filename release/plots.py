@@ -42,7 +42,7 @@ def token_length_plot(frame: pd.DataFrame, path: str | Path) -> None:
     test = (frame["split"] == "test").to_numpy()
     if len(lengths):
         bins = np.arange(int(lengths.min()), int(lengths.max()) + 2) - 0.5
-        series = [(f"{d}", ~test & (frame["domain"] == d).to_numpy()) for d in schema.DOMAINS]
+        series = [(d, ~test & (frame["domain"] == d).to_numpy()) for d in schema.DOMAINS]
         series.append(("test, domain hidden", test))
         for label, mask in series:
             values = lengths[mask].to_numpy()

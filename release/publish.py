@@ -85,7 +85,7 @@ class PlannedFile:
         return str(self.local)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
     """What one release uploads, per repository: the dry run prints it, the real run
     commits exactly it."""
@@ -301,7 +301,6 @@ def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -
     from huggingface_hub import HfApi, get_token
     from huggingface_hub.errors import HTTPError
 
-    check_repo_ids(plan.repo_id, plan.private_repo_id)  # a Plan is mutable
     token = token or get_token()
     if not token:
         raise RucolaError("no Hugging Face token", hint="set HF_TOKEN or run 'hf auth login'")

@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from rucola.annotate_cli import annotate_app
 from rucola.errors import RucolaError
-from rucola.params import load_params
+from rucola.params import load_params, path_list
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -276,9 +276,7 @@ def release_publish(
     check_validation(Path(section["input"]), Path(section["validation"]))
     check_git(Path.cwd(), version)
     changelog = Path(section["changelog"])
-    from corpus.pin import pin_paths
-
-    pins = pin_paths(params["split"].get("pin"))
+    pins = path_list(params["split"].get("pin"), "split.pin")
     entry = changelog_section(version, section["input"], previous or (pins[0] if pins else None))
     text = render_changelog(changelog, entry)
     plan = plan_release(params, repo_id, version, private_repo_id, text)
@@ -353,9 +351,7 @@ def baseline(
     from release.baseline import baseline as run
 
     params = load_params(params_file)["baseline"]
-    outside = train is not None or validation is not None
-    if outside and (train is None or validation is None):
-        raise RucolaError("give both --train and --validation, or neither (the split parquet)")
+    outside = train is not None or validation is not None  # load_splits wants both or neither
     if outside:
         report = run(out_path, None, train, validation)
     else:

@@ -71,9 +71,9 @@ def check_replaceable(target: Path) -> None:
         return
     if target.is_symlink() or not target.is_dir():
         raise RucolaError("exists and is not a folder rucola wrote; refusing to replace it", target)
-    files = _files(target)
-    if not files and not any(target.iterdir()):
+    if not any(target.iterdir()):
         return
+    files = _files(target)
     try:
         manifest = json.loads((target / OWNER_FILE).read_text(encoding="utf-8"))
         listed = set(manifest["files"])

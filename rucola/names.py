@@ -4,9 +4,11 @@ A generator called ``../../..`` once made ``rucola generate`` delete the reposit
 its work folder is ``work_dir/<name>``. So every name from params or the command line that
 ends up in a path (generator, generation source, release config, split, version) must be a
 plain name, and every path a command derives from one must stay inside the folder it was
-derived from. Params paths that are relative must stay inside the repository (the working
-directory, where ``dvc repro`` runs every stage); an absolute path is an explicit choice
-of the user's and is kept, but never inside ``.git`` or ``.dvc``.
+derived from. Params paths a command writes must, when relative, stay inside the
+repository (the working directory, where ``dvc repro`` runs every stage); an absolute path
+is an explicit choice of the user's and is kept, but never inside ``.git`` or ``.dvc``.
+Params paths of inputs must be relative and inside the repository, where DVC can track
+them (``inside_repository``).
 """
 
 from __future__ import annotations
@@ -38,16 +40,45 @@ def check_name(value: object, key: str, path: str | Path | None = "params.yaml")
 
 
 def child(folder: str | Path, name: str, suffix: str, key: str) -> Path:
-    """``folder/<name><suffix>``, refused unless it lies directly inside ``folder``."""
-    check_name(name, key)
-    path = Path(folder) / f"{name}{suffix}"
-    if Path(os.path.normpath(path)).parent != Path(os.path.normpath(folder)):
-        raise RucolaError(f"{key}: {name!r} leaves its folder {folder}", "params.yaml")
-    return path
+    """``folder/<name><suffix>`` for a plain name, which cannot leave ``folder``."""
+    return Path(folder) / f"{check_name(name, key)}{suffix}"
 
 
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
+
+
+def _parsed(text: str) -> tuple[bool, str]:
+    """(absolute, normal POSIX form) of a path as params or the command line write it."""
+    pure = PurePosixPath(text.replace("\\", "/"))
+    absolute = pure.is_absolute() or Path(text).is_absolute()
+    return absolute, os.path.normpath(pure.as_posix()) if text else ""
+
+
+def _climbs_out(normal: str) -> bool:
+    return normal == ".." or normal.startswith("../")
+
+
+def inside_repository(path: str | Path, where: str = "") -> str:
+    """An input path as a normal relative POSIX path; refuses what DVC cannot track here."""
+    text = str(path)
+    absolute, normal = _parsed(text)
+    subject = f"{where} names" if where else "this is"
+    if absolute:
+        problem = "an absolute path"
+    elif not text or normal == ".":
+        problem = "the whole repository"
+    elif _climbs_out(normal):
+        problem = "a path outside the repository"
+    elif text.endswith("/"):
+        raise RucolaError(f"{subject} a path with a trailing '/'; write {normal}", text)
+    else:
+        return normal
+    raise RucolaError(
+        f"{subject} {problem}, but DVC can only track inputs inside the repository: "
+        "copy it under data/raw/, `dvc add` it and name the copy in params",
+        text,
+    )
 
 
 def check_output_path(value: object, key: str, params_path: str | Path = "params.yaml") -> str:
@@ -61,16 +92,14 @@ def check_output_path(value: object, key: str, params_path: str | Path = "params
     if "\x00" in value:
         raise RucolaError(f"{key}: a path cannot hold a NUL character", params_path)
     root = Path.cwd().resolve()
-    pure = PurePosixPath(value.replace("\\", "/"))
+    absolute, normal = _parsed(value)
     resolved = Path(os.path.realpath(Path(value)))
-    if not (pure.is_absolute() or Path(value).is_absolute()):
-        normal = os.path.normpath(pure.as_posix())
-        if normal == ".." or normal.startswith("../") or not _inside(resolved, root):
-            raise RucolaError(
-                f"{key}: {value!r} lies outside the repository",
-                params_path,
-                hint="outputs go inside the repository (DVC tracks them there)",
-            )
+    if not absolute and (_climbs_out(normal) or not _inside(resolved, root)):
+        raise RucolaError(
+            f"{key}: {value!r} lies outside the repository",
+            params_path,
+            hint="outputs go inside the repository (DVC tracks them there)",
+        )
     if resolved == root:
         raise RucolaError(f"{key}: {value!r} is the repository itself", params_path)
     for protected in _PROTECTED:

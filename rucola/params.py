@@ -237,22 +237,43 @@ OUTPUT_KEYS = [
 NAMED_KEYS = ["generate.generators", "generate.sources"]
 
 
-def _get(params: dict[str, Any], dotted: str) -> Any:
+def lookup(params: dict[str, Any], dotted: str) -> Any:
+    """The value of a dotted key (``filter.frequency.path``); None when any level lacks it."""
     value: Any = params
     for key in dotted.split("."):
         value = value.get(key) if isinstance(value, dict) else None
     return value
 
 
+def path_list(value: object, key: str) -> list[str]:
+    """A params value naming inputs: a list of paths (what DVC tracks, one stage per item),
+    or a plain path or null as the command line and older params give it."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str | Path):
+        return [str(value)]
+    if isinstance(value, list | tuple) and all(isinstance(v, str | Path) for v in value):
+        return [str(v) for v in value if v]
+    raise RucolaError(f"{key} must be a path or a list of paths, not {value!r}", "params.yaml")
+
+
+def optional_path(value: object, key: str, what: str = "file") -> str | None:
+    """:func:`path_list` for a key that names at most one input."""
+    paths = path_list(value, key)
+    if len(paths) > 1:
+        raise RucolaError(f"{key} names {len(paths)} files; give at most one {what}", "params.yaml")
+    return paths[0] if paths else None
+
+
 def check_paths_and_names(params: dict[str, Any], path: str | Path = "params.yaml") -> None:
     """Exit 1 naming the params key of the first output path that leaves the repository or
     the first generator or source name that is not a plain name."""
     for key in OUTPUT_KEYS:
-        value = _get(params, key)
+        value = lookup(params, key)
         if value is not None:  # optional outputs (annotate.simulate.out_dir) may be null
             check_output_path(value, key, path)
     for key in NAMED_KEYS:
-        mapping = _get(params, key)
+        mapping = lookup(params, key)
         if isinstance(mapping, dict):
             for name in mapping:
                 check_name(name, f"{key}[{name!r}]", path)

@@ -26,12 +26,13 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_json
-from rucola.names import check_name, child
+from rucola.names import check_name, child, inside_repository
+from rucola.params import lookup
 
 ROOT = Path("reports/inputs")
 INDEX = "_params.json"
@@ -40,53 +41,16 @@ SOURCES = "generate.sources"
 
 # The params keys whose values name inputs: a path, a list of paths (or of {path: ...}
 # entries), or for generate.sources a mapping id -> {path: ...}.
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "extract.sources": ("extract", "sources"),
-    SOURCES: ("generate", "sources"),
-    "filter.frequency.path": ("filter", "frequency", "path"),
-    "split.pin": ("split", "pin"),
-    "annotate.controls": ("annotate", "controls"),
-    "annotate.stage1": ("annotate", "stage1"),
-    "annotate.stage2": ("annotate", "stage2"),
-    "annotate.votes": ("annotate", "votes"),
-}
-ALL_FAMILIES = [*FAMILIES, GENERATORS]
-
-
-def _family(family: str) -> tuple[str, ...]:
-    if family not in FAMILIES:
-        raise RucolaError(f"unknown input family {family!r}", hint=f"one of {', '.join(FAMILIES)}")
-    return FAMILIES[family]
-
-
-def _lookup(params: dict[str, Any], keys: tuple[str, ...]) -> Any:
-    value: Any = params
-    for key in keys:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value
-
-
-def inside_repository(path: str | Path, where: str = "") -> str:
-    """``path`` as a normal relative POSIX path; refuses what DVC cannot track here."""
-    text = str(path)
-    pure = PurePosixPath(text.replace("\\", "/"))
-    normal = os.path.normpath(pure.as_posix()) if text else ""
-    subject = f"{where} names" if where else "this is"
-    if pure.is_absolute() or Path(text).is_absolute():
-        problem = "an absolute path"
-    elif not text or normal == ".":
-        problem = "the whole repository"
-    elif normal == ".." or normal.startswith("../"):
-        problem = "a path outside the repository"
-    elif text.endswith("/"):
-        raise RucolaError(f"{subject} a path with a trailing '/'; write {normal}", text)
-    else:
-        return normal
-    raise RucolaError(
-        f"{subject} {problem}, but DVC can only track inputs inside the repository: "
-        "copy it under data/raw/, `dvc add` it and name the copy in params",
-        text,
-    )
+FAMILIES = [
+    "extract.sources",
+    SOURCES,
+    "filter.frequency.path",
+    "split.pin",
+    "annotate.controls",
+    "annotate.stage1",
+    "annotate.stage2",
+    "annotate.votes",
+]
 
 
 def _entries(value: Any, family: str) -> list[tuple[str, str]]:
@@ -115,7 +79,9 @@ def _entries(value: Any, family: str) -> list[tuple[str, str]]:
 
 def named(params: dict[str, Any], family: str) -> list[tuple[str, str]]:
     """(fingerprint name, path) of every input that ``family`` names in ``params``."""
-    return _entries(_lookup(params, _family(family)), family)
+    if family not in FAMILIES:
+        raise RucolaError(f"unknown input family {family!r}", hint=f"one of {', '.join(FAMILIES)}")
+    return _entries(lookup(params, family), family)
 
 
 def fingerprint(path: str | Path) -> dict[str, Any]:
@@ -232,7 +198,7 @@ def track(params: dict[str, Any], family: str, path: str | Path, name: str | Non
         )
     if wanted == INDEX[: -len(".json")]:
         raise RucolaError(f"{wanted!r} is reserved for the index of {family}", normal)
-    if family == SOURCES and _is_pairs(_lookup(params, FAMILIES[SOURCES])[wanted], normal):
+    if family == SOURCES and _is_pairs(lookup(params, SOURCES)[wanted], normal):
         content = _files_fingerprint(_pair_files(normal))  # the reader reads both sides
     else:
         content = fingerprint(normal)

@@ -104,7 +104,7 @@ MARKED_PARENTHESIS = (
 # bring into a release either. \xHH escapes and literal characters: Python re and RE2 alike.
 # The invisible characters normalisation drops (soft hyphen, zero-width ...) are not in it:
 # a published release rebuilt as read keeps its one soft hyphen.
-UNPRINTABLE = "[\\x09-\\x0d\u2028\u2029" + unprintable_class()[1:]
+UNPRINTABLE = unprintable_class(also="\t\n\v\f\r\u2028\u2029")
 UNPRINTABLE_NAME = (
     "sentence: no control, line-break or non-printing character (NUL, tab, bidi override ...)"
 )
@@ -383,11 +383,7 @@ def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
     """
     rows: list[dict[str, Any]] = []
     label = pd.to_numeric(frame["label"], errors="coerce")
-    pinned = (
-        frame["pinned_split"].notna()
-        if "pinned_split" in frame.columns
-        else pd.Series(False, index=frame.index)
-    )
+    pinned = frame["pinned_split"].notna()  # validation.run._read adds it when absent
     for domain in schema.DOMAINS:
         in_domain = (frame["domain"] == domain).to_numpy()
         total = int(in_domain.sum())

@@ -28,25 +28,17 @@ from corpus.annotations.votes import (
 )
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, stable_hash, write_json
+from rucola.params import optional_path
 
 CONTROL_COLUMNS = ["id", "sentence", "label", "error_type", "hint"]
 TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
 
 
 def control_path(value: str | Path | Sequence[str | Path] | None) -> Path | None:
-    """``annotate.controls``: a list of at most one golden-set file (what DVC tracks), or
-    a plain path or null as the command line and older params give it."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, str | Path):
-        return Path(value)
-    values = [v for v in value if v]
-    if len(values) > 1:
-        raise RucolaError(
-            f"annotate.controls names {len(values)} files; give at most one golden set",
-            "params.yaml",
-        )
-    return Path(values[0]) if values else None
+    """``annotate.controls``: at most one golden-set file (a list, as DVC tracks it, or a
+    plain path or null as the command line and older params give it)."""
+    path = optional_path(value, "annotate.controls", "golden set")
+    return None if path is None else Path(path)
 
 
 def read_controls(path: str | Path | Sequence[str | Path] | None) -> pd.DataFrame:

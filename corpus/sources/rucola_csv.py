@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from corpus import schema
 from corpus.sources import RawExample
 from corpus.sources.text import read_text
@@ -198,7 +200,13 @@ def read_published_release(
             yield from read_rucola_csv(path, options, encoding, split, domain)
 
 
-def published_files(folder: Path) -> list[Path]:
-    """The files of a published release that are read (for the report)."""
-    names = [*PUBLISHED_FILES, GOLD_FILE]
-    return [folder / n for n in names if (folder / n).is_file()]
+FRAME_COLUMNS = ["sentence", "label", "error_type", "split", "detailed_source", "domain", "id"]
+
+
+def published_frame(folder: Path) -> pd.DataFrame:
+    """A published release as one frame (:data:`FRAME_COLUMNS`), in the published order."""
+    rows = [
+        (e.text, e.label, e.error_type, e.published_split, e.source, e.domain, e.published_id)
+        for e in read_published_release(folder, {}, "utf-8")
+    ]
+    return pd.DataFrame(rows, columns=FRAME_COLUMNS)
