@@ -103,7 +103,7 @@ def make_inputs(tokenizer, n: int, seed: int = 0) -> list[str]:
 def build_model(folder: Path) -> Path:
     if (folder / "config.json").is_file():
         return folder
-    from generation.tiny_models import build_marian
+    from rucola.generation.tiny_models import build_marian
 
     return build_marian(folder, d_model=512, layers=6, heads=8, ffn=2048, vocab_size=62_518)
 
@@ -145,7 +145,7 @@ def run_one(way: str, model_dir: Path, n: int, new_tokens: int, cache: Path) -> 
     import torch
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-    from generation.models import resolve_model
+    from rucola.generation.models import resolve_model
 
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     texts = make_inputs(tokenizer, n)
@@ -187,7 +187,7 @@ def run_one(way: str, model_dir: Path, n: int, new_tokens: int, cache: Path) -> 
                     out += tokenizer.batch_decode(ids, skip_special_tokens=True)
                 return out
         else:
-            from generation.backends import load_backend
+            from rucola.generation.backends import load_backend
 
             backend = load_backend(way, model, "en", "ru", settings, str(cache))
 

@@ -72,9 +72,9 @@ def bench_filter(tmp: Path) -> None:
         print("filter throughput: skipped (RUCOLA_SHARED_DATA not set)")
         return
     shared_path = (ROOT / shared).resolve()
-    from corpus.extract import extract
-    from corpus.filters.stage import run_filter
-    from corpus.measure import measure
+    from rucola.corpus.extract import extract
+    from rucola.corpus.filters.stage import run_filter
+    from rucola.corpus.measure import measure
     from rucola.params import DEFAULTS
 
     params = dict(DEFAULTS["extract"])

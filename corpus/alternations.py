@@ -11,8 +11,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from corpus.marks import split_leading_mark
-from corpus.normalize import tidy_after_edit
+from rucola.corpus.marks import split_leading_mark
+from rucola.corpus.normalize import tidy_after_edit
 
 # Innermost parentheses only: nested alternations are expanded from the inside out.
 _PAREN = re.compile(r"\(([^()]*)\)")

@@ -18,13 +18,13 @@ from typing import Any
 
 import pandas as pd
 
-from corpus import schema
-from corpus.alternations import expand
-from corpus.artefacts import detect
-from corpus.homoglyphs import fix_homoglyphs
-from corpus.marks import ACCEPTABLE, EXCLUDE, MarkMap, split_leading_mark
-from corpus.normalize import normalize_text, repaired_characters, text_fault
-from corpus.sources import RawExample, read_source, source_files
+from rucola.corpus import schema
+from rucola.corpus.alternations import expand
+from rucola.corpus.artefacts import detect
+from rucola.corpus.homoglyphs import fix_homoglyphs
+from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, MarkMap, split_leading_mark
+from rucola.corpus.normalize import normalize_text, repaired_characters, text_fault
+from rucola.corpus.sources import RawExample, read_source, source_files
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
 

@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 import razdel
 from rich.progress import Progress
 
-from corpus.frequency import Frequencies, load_frequencies, morph_analyzer
+from rucola.corpus.frequency import Frequencies, load_frequencies, morph_analyzer
 from rucola.errors import RucolaError
 from rucola.io import atomic_path
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus import schema
-from corpus.homoglyphs import fix_homoglyphs
-from corpus.normalize import normalize_text
-from corpus.sources.rucola_csv import is_published_layout, published_frame
+from rucola.corpus import schema
+from rucola.corpus.homoglyphs import fix_homoglyphs
+from rucola.corpus.normalize import normalize_text
+from rucola.corpus.sources.rucola_csv import is_published_layout, published_frame
 from rucola.errors import RucolaError
 
 PIN_COLUMNS = ["key", "split", "scope", "id"]

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus import schema
-from corpus.pin import id_scope, id_scopes, load_pin, sentence_key
+from rucola.corpus import schema
+from rucola.corpus.pin import id_scope, id_scopes, load_pin, sentence_key
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_parquet
 from rucola.params import path_list

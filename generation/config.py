@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generation.schema import METHODS
 from rucola.errors import RucolaError
+from rucola.generation.schema import METHODS
 from rucola.params import check_keys
 
 DECODING_DEFAULTS: dict[str, Any] = {

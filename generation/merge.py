@@ -13,9 +13,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from generation.config import generator_config
-from generation.schema import CANDIDATE_SCHEMA
 from rucola.errors import RucolaError
+from rucola.generation.config import generator_config
+from rucola.generation.schema import CANDIDATE_SCHEMA
 from rucola.io import write_json, write_parquet
 from rucola.names import child
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import razdel
 
-from corpus.frequency import morph_analyzer
-from corpus.normalize import normalize_text, tidy_after_edit
+from rucola.corpus.frequency import morph_analyzer
+from rucola.corpus.normalize import normalize_text, tidy_after_edit
 from rucola.io import stable_hash
 
 

@@ -15,14 +15,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from generation.config import GeneratorConfig
+from rucola.generation.config import GeneratorConfig
 
 
 class _GenerateActor:
     """Holds one worker for the actor's lifetime; Ray calls it once per batch."""
 
     def __init__(self, cfg: GeneratorConfig, cache_dir: str) -> None:
-        from generation.workers import make_worker
+        from rucola.generation.workers import make_worker
 
         self.worker = make_worker(cfg, cache_dir)
 
@@ -46,7 +46,7 @@ def run_ray(
 ) -> None:
     import ray
 
-    from generation.stage import shard_seed
+    from rucola.generation.stage import shard_seed
 
     settings = generate["ray"]
     if not ray.is_initialized():

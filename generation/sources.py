@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import razdel
 
-from corpus.normalize import normalize_text, text_fault
+from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
 from rucola.params import check_keys

@@ -18,12 +18,12 @@ from typing import Any
 
 import pyarrow as pa
 
-from corpus.normalize import normalize_text, text_fault
-from generation.config import GeneratorConfig, generator_config
-from generation.schema import CANDIDATE_SCHEMA
-from generation.shards import ShardStore
-from generation.sources import read_source
+from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError
+from rucola.generation.config import GeneratorConfig, generator_config
+from rucola.generation.schema import CANDIDATE_SCHEMA
+from rucola.generation.shards import ShardStore
+from rucola.generation.sources import read_source
 from rucola.io import stable_hash, write_json, write_parquet
 from rucola.names import child
 
@@ -155,11 +155,11 @@ def generate(
 
     if pending:
         if engine == "ray":
-            from generation.ray_engine import run_ray
+            from rucola.generation.ray_engine import run_ray
 
             run_ray(cfg, g, shards, pending, write)
         else:
-            from generation.workers import make_worker
+            from rucola.generation.workers import make_worker
 
             worker = make_worker(cfg, str(g["cache_dir"]))
             _run_local(worker, shards, pending, cfg.seed, write)

@@ -10,9 +10,9 @@ from typing import Any, Protocol
 
 import razdel
 
-from generation.config import GeneratorConfig
-from generation.perturb import RULES, perturb
 from rucola.errors import RucolaError
+from rucola.generation.config import GeneratorConfig
+from rucola.generation.perturb import RULES, perturb
 
 Outputs = list[list[tuple[str, str]]]
 
@@ -55,8 +55,8 @@ class ModelWorker:
     """Translation, back-translation or paraphrase with one or two models."""
 
     def __init__(self, cfg: GeneratorConfig, cache_dir: str) -> None:
-        from generation.backends import load_backend
-        from generation.models import resolve_model
+        from rucola.generation.backends import load_backend
+        from rucola.generation.models import resolve_model
 
         s = {**cfg.settings, "name": cfg.name}
         self.cfg = cfg

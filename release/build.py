@@ -29,8 +29,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from corpus import schema
-from corpus.pin import id_scopes
+from rucola.corpus import schema
+from rucola.corpus.pin import id_scopes
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, file_sha256
 
@@ -310,8 +310,8 @@ def build_release(
     Raises ``RucolaError`` (naming the file) when the input is missing or was not validated
     as it is; nothing is written then. Both folders are swapped in only once both are built.
     """
-    from release.card import render_card
-    from release.plots import category_plot, token_length_plot
+    from rucola.release.card import render_card
+    from rucola.release.plots import category_plot, token_length_plot
 
     input_path, report_path = Path(input_path), Path(validation_report)
     if not input_path.is_file():

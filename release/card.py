@@ -16,10 +16,10 @@ import jinja2
 import pandas as pd
 import yaml
 
-from corpus import schema
+from rucola.corpus import schema
 
 if TYPE_CHECKING:
-    from release.build import SplitFile
+    from rucola.release.build import SplitFile
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "card.md.j2"

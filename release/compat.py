@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus.sources.rucola_csv import PUBLISHED_FILES
+from rucola.corpus.sources.rucola_csv import PUBLISHED_FILES
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, stable_hash
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from corpus import schema
+from rucola.corpus import schema
 
 FIGSIZE = (7.0, 4.0)
 DPI = 100

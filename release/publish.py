@@ -165,7 +165,7 @@ def check_git(root: Path, version: str) -> None:
 
 def check_validation(split_path: Path, report_path: Path) -> None:
     """The same rule as the build: a passed validation of exactly this file."""
-    from release.build import check_validated
+    from rucola.release.build import check_validated
 
     if not split_path.is_file():
         raise RucolaError("split data not found; run 'dvc repro'", split_path)
@@ -326,7 +326,7 @@ def changelog_section(version: str, new: str | Path, previous: str | Path | None
     """The changelog section of ``version``: the diff against ``previous`` when there is one."""
     if not previous:
         return f"## v{version}\n\nFirst release.\n"
-    from release.diff import release_diff, to_markdown
+    from rucola.release.diff import release_diff, to_markdown
 
     return to_markdown(release_diff(previous, new), f"v{version}")
 

@@ -115,15 +115,15 @@ def export(
 
     Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
     """
-    from corpus.annotations.export import (
+    from rucola.corpus.annotations.export import (
         control_path,
         export_pool,
         read_controls,
         read_tasks,
         stage2_tasks,
     )
-    from corpus.annotations.merge import merge_votes
-    from corpus.annotations.votes import read_stage1
+    from rucola.corpus.annotations.merge import merge_votes
+    from rucola.corpus.annotations.votes import read_stage1
 
     section = _section(params_file)
     golden_path = control_path(controls or section["controls"])
@@ -189,7 +189,7 @@ def merge(
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
     """Clean and aggregate the answers of both stages into one labelled row per task."""
-    from corpus.annotations.merge import run_merge
+    from rucola.corpus.annotations.merge import run_merge
 
     section = _section(params_file)
     files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
@@ -246,9 +246,9 @@ def simulate(
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
     """Draw answers from a worker model for known labels; score each method against them."""
-    from corpus.annotations.aggregate import check_method
-    from corpus.annotations.export import read_controls
-    from corpus.annotations.simulate import run_simulation
+    from rucola.corpus.annotations.aggregate import check_method
+    from rucola.corpus.annotations.export import read_controls
+    from rucola.corpus.annotations.simulate import run_simulation
     from rucola.errors import RucolaError
 
     section = _section(params_file)
@@ -306,7 +306,7 @@ def _fmt(value: float | None) -> str:
 @_handles_errors
 def corpus(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Add the labelled out-of-domain rows to the in-domain stream (before the split)."""
-    from corpus.annotations.corpus_merge import run_corpus_merge
+    from rucola.corpus.annotations.corpus_merge import run_corpus_merge
 
     counts = run_corpus_merge(_section(params_file)["corpus"])
     _console().print(

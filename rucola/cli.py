@@ -75,7 +75,7 @@ def extract(
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
     """Extract labelled in-domain sentences from judgment sheets, lists and RuCoLA CSVs."""
-    from corpus.extract import extract as run
+    from rucola.corpus.extract import extract as run
 
     params = load_params(params_file)["extract"]
     entries = [{"path": str(p), "type": None} for p in sources] if sources else params["sources"]
@@ -102,7 +102,7 @@ def generate(
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
     """Generate out-of-domain candidates with one generator (resumes a killed run)."""
-    from generation.stage import generate as run
+    from rucola.generation.stage import generate as run
 
     params = load_params(params_file)["generate"]
     if engine is not None:
@@ -122,7 +122,7 @@ def generate(
 @handles_errors
 def merge_candidates(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Concatenate every enabled generator's candidates into one file."""
-    from generation.merge import merge_candidates as run
+    from rucola.generation.merge import merge_candidates as run
 
     report = run(load_params(params_file)["generate"], params_file)
     out.print(f"merge-candidates: {report['candidates']} candidates {report['by_method']}")
@@ -141,7 +141,7 @@ def measure(
     params_file: ParamsOption = Path("params.yaml"),
 ) -> None:
     """Compute attributes once per sentence: token count and word lemma frequencies."""
-    from corpus.measure import measure as run
+    from rucola.corpus.measure import measure as run
 
     params = load_params(params_file)
     section = params["measure"]
@@ -163,7 +163,7 @@ def measure(
 @handles_errors
 def filter_(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Apply the length and word-frequency thresholds to the measured sentences."""
-    from corpus.filters.stage import run_filter
+    from rucola.corpus.filters.stage import run_filter
 
     report = run_filter(load_params(params_file)["filter"])
     out.print(
@@ -176,7 +176,7 @@ def filter_(params_file: ParamsOption = Path("params.yaml")) -> None:
 @handles_errors
 def screen(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Screen measured candidates (filter thresholds, duplicates vs in-domain) before export."""
-    from corpus.filters.stage import run_filter
+    from rucola.corpus.filters.stage import run_filter
 
     params = load_params(params_file)
     report = run_filter({**params["filter"], **params["screen"]})
@@ -190,7 +190,7 @@ def screen(params_file: ParamsOption = Path("params.yaml")) -> None:
 @handles_errors
 def split(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Stratified, group-aware train/validation/test split with deterministic ids."""
-    from corpus.split import run_split
+    from rucola.corpus.split import run_split
 
     report = run_split(load_params(params_file)["split"])
     for domain, info in report["domains"].items():
@@ -202,7 +202,7 @@ def split(params_file: ParamsOption = Path("params.yaml")) -> None:
 @handles_errors
 def validate(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Run the Great Expectations suite over the split data (exit 1 on failure)."""
-    from validation.run import validate_split
+    from rucola.validation.run import validate_split
 
     params = load_params(params_file)
     section = params["validate"]
@@ -218,14 +218,14 @@ def validate(params_file: ParamsOption = Path("params.yaml")) -> None:
 @handles_errors
 def release_build(params_file: ParamsOption = Path("params.yaml")) -> None:
     """Build the Hugging Face dataset folder and its card from validated data."""
-    from release.build import build_release
+    from rucola.release.build import build_release
 
     params = load_params(params_file)
     section = params["release"]
     counts = build_release(
         section["input"], section["validation"], params, section["out"], section["private"]
     )
-    from release.compat import export_rucola_csv
+    from rucola.release.compat import export_rucola_csv
 
     csv_counts = export_rucola_csv(section["input"], section["compat"])
     out.print(
@@ -259,7 +259,7 @@ def release_publish(
     Repository ids are checked first, before any file is read or request sent; the private
     repository must differ from the public one and be private on the Hub (see
     ``release.publish.prepare_repos``)."""
-    from release.publish import (
+    from rucola.release.publish import (
         changelog_section,
         check_git,
         check_repo_ids,
@@ -299,7 +299,7 @@ def release_diff_command(
     new: Annotated[Path, typer.Argument(help="new release folder or split parquet")],
 ) -> None:
     """Rows added, removed, relabelled, re-categorised and moved between two releases."""
-    from release.diff import release_diff, to_markdown
+    from rucola.release.diff import release_diff, to_markdown
 
     out.print(to_markdown(release_diff(old, new), f"{old} -> {new}"), markup=False)
 
@@ -316,7 +316,7 @@ def evaluate(
     ),
 ) -> None:
     """Score predictions (sample_submission layout): accuracy, MCC, recall per category."""
-    from release.evaluate import evaluate as run
+    from rucola.release.evaluate import evaluate as run
 
     result = run(predictions, gold, out_path)
     for part, scores in result.items():
@@ -348,7 +348,7 @@ def baseline(
     """Train the paper's non-neural baselines on train and score validation."""
     import json
 
-    from release.baseline import baseline as run
+    from rucola.release.baseline import baseline as run
 
     params = load_params(params_file)["baseline"]
     outside = train is not None or validation is not None  # load_splits wants both or neither

@@ -98,7 +98,7 @@ def test_published_files_rebuild_validate_and_load(run_cli, tmp_path, shared_dat
     assert (kept["detailed_source"].to_numpy() == original["detailed_source"].to_numpy()).all()
     categories = original["error_type"].replace("0", None)
     assert kept["error_type"].fillna("-").tolist() == categories.fillna("-").tolist()
-    from corpus.normalize import normalize_text
+    from rucola.corpus.normalize import normalize_text
 
     printed = original["sentence"].map(normalize_text).to_numpy()
     changed = kept["sentence"].to_numpy() != printed

@@ -23,10 +23,10 @@ from typing import Any  # noqa: E402
 import pandas as pd  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-from corpus.pin import id_scopes  # noqa: E402
+from rucola.corpus.pin import id_scopes  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import atomic_dir, file_sha256, read_parquet, write_json  # noqa: E402
-from validation.suite import (  # noqa: E402
+from rucola.validation.suite import (  # noqa: E402
     BALANCE,
     BALANCE_ID_COLUMNS,
     OPTIONAL_COLUMNS,

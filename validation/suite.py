@@ -21,8 +21,8 @@ import great_expectations.expectations as gxe  # noqa: E402
 import pandas as pd  # noqa: E402
 from great_expectations.expectations.row_conditions import Column  # noqa: E402
 
-from corpus import schema  # noqa: E402
-from corpus.normalize import unprintable_class  # noqa: E402
+from rucola.corpus import schema  # noqa: E402
+from rucola.corpus.normalize import unprintable_class  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 
 ROWS = "rows"  # the split data

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from corpus.annotations import toloka as tl
-from corpus.annotations.votes import NOT_SURE
+from rucola.corpus.annotations import toloka as tl
+from rucola.corpus.annotations.votes import NOT_SURE
 
 USED = "used"
 CONTROL = "control"

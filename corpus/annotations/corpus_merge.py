@@ -16,8 +16,8 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from corpus import schema
-from corpus.normalize import normalize_text
+from rucola.corpus import schema
+from rucola.corpus.normalize import normalize_text
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_json, write_parquet
 

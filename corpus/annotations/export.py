@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from corpus.annotations import toloka as tl
-from corpus.annotations.categories import ERROR_TYPES
-from corpus.annotations.votes import (
+from rucola.corpus.annotations import toloka as tl
+from rucola.corpus.annotations.categories import ERROR_TYPES
+from rucola.corpus.annotations.votes import (
     LONG_STAGE1,
     STAGE1_FIELD,
     STAGE2_REQUIRED,

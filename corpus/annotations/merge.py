@@ -16,10 +16,10 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from corpus.annotations.aggregate import LABELLED, aggregate_stage1, check_method
-from corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
-from corpus.annotations.cleaning import USED, Cleaned, clean
-from corpus.annotations.votes import STAGE1_FIELD, read_stage1, read_stage2
+from rucola.corpus.annotations.aggregate import LABELLED, aggregate_stage1, check_method
+from rucola.corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
+from rucola.corpus.annotations.cleaning import USED, Cleaned, clean
+from rucola.corpus.annotations.votes import STAGE1_FIELD, read_stage1, read_stage2
 from rucola.io import write_json, write_parquet
 
 ANNOTATED_SCHEMA = pa.schema(
@@ -136,7 +136,7 @@ def run_merge(
     plot_png: str | Path,
 ) -> dict[str, Any]:
     """Read, merge, then write everything; returns the report."""
-    from corpus.annotations.report import build_report, write_agreement_plot, write_workers
+    from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
 
     check_method(method)
     votes1 = read_stage1(stage1, votes, output_field)

@@ -14,10 +14,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from corpus.annotations.agreement import krippendorff_alpha, wawa_by_category, worker_agreement
-from corpus.annotations.cleaning import USED, WORKER_COLUMNS, Cleaned
-from corpus.annotations.merge import MergeResult, status_counts
-from corpus.annotations.votes import NO_VIOLATION
+from rucola.corpus.annotations.agreement import (
+    krippendorff_alpha,
+    wawa_by_category,
+    worker_agreement,
+)
+from rucola.corpus.annotations.cleaning import USED, WORKER_COLUMNS, Cleaned
+from rucola.corpus.annotations.merge import MergeResult, status_counts
+from rucola.corpus.annotations.votes import NO_VIOLATION
 from rucola.io import atomic_path, write_text
 
 WORKER_TABLE_COLUMNS = [

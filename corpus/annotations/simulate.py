@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from corpus.annotations import toloka as tl
-from corpus.annotations.aggregate import METHODS
-from corpus.annotations.categories import ERROR_TYPES
-from corpus.annotations.export import make_pages, stage_controls
-from corpus.annotations.merge import MergeResult, merge_votes
-from corpus.annotations.votes import (
+from rucola.corpus.annotations import toloka as tl
+from rucola.corpus.annotations.aggregate import METHODS
+from rucola.corpus.annotations.categories import ERROR_TYPES
+from rucola.corpus.annotations.export import make_pages, stage_controls
+from rucola.corpus.annotations.merge import MergeResult, merge_votes
+from rucola.corpus.annotations.votes import (
     CATEGORIES,
     NO_VIOLATION,
     NOT_SURE,

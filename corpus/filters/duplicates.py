@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from corpus.dedup import dedup_key, exact_roots, near_roots
-from corpus.normalize import normalize_text
-from corpus.schema import IN_DOMAIN
+from rucola.corpus.dedup import dedup_key, exact_roots, near_roots
+from rucola.corpus.normalize import normalize_text
+from rucola.corpus.schema import IN_DOMAIN
 
 
 @dataclass

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from corpus.filters.base import FilterRule
+from rucola.corpus.filters.base import FilterRule
 
 
 def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from corpus.filters.base import FilterRule
+from rucola.corpus.filters.base import FilterRule
 
 
 class TokenCountRule(FilterRule):

@@ -11,12 +11,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from corpus.filters.base import rule_reasons
-from corpus.filters.duplicates import find_duplicates
-from corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
-from corpus.filters.length import TokenCountRule
-from corpus.plots import token_length_histogram
-from corpus.schema import OUT_OF_DOMAIN
+from rucola.corpus.filters.base import rule_reasons
+from rucola.corpus.filters.duplicates import find_duplicates
+from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
+from rucola.corpus.filters.length import TokenCountRule
+from rucola.corpus.plots import token_length_histogram
+from rucola.corpus.schema import OUT_OF_DOMAIN
 from rucola.errors import RucolaError
 from rucola.io import write_json, write_parquet
 

@@ -60,7 +60,7 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
     A folder in the published RuCoLA layout (``type`` ``rucola_csv`` or left out) is one
     source, read as a whole release (``corpus.sources.rucola_csv.read_published_release``).
     """
-    from corpus.sources.rucola_csv import is_published_layout
+    from rucola.corpus.sources.rucola_csv import is_published_layout
 
     if not path.exists():
         raise RucolaError("source not found", path)
@@ -84,7 +84,7 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
 def read_source(
     path: Path, declared_type: str | None, options: dict[str, Any], encoding: str
 ) -> Iterator[RawExample]:
-    from corpus.sources import lists, rucola_csv, sheets
+    from rucola.corpus.sources import lists, rucola_csv, sheets
 
     if path.is_dir():  # a published release folder (see source_files)
         yield from rucola_csv.read_published_release(path, options, encoding)

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from corpus.sources import RawExample
-from corpus.sources.text import read_text
+from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.text import read_text
 
 _DIRECTIVE = re.compile(r"^#\s*(source|error_type)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 # (12) / 12. / 12) followed by white space; a bare "2 мая" or "12.5" is not numbering.

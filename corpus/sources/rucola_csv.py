@@ -23,9 +23,9 @@ from typing import Any
 
 import pandas as pd
 
-from corpus import schema
-from corpus.sources import RawExample
-from corpus.sources.text import read_text
+from rucola.corpus import schema
+from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError
 
 REQUIRED = ("sentence", "acceptable", "error_type", "detailed_source")

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from corpus.sources import RawExample
-from corpus.sources.text import read_text
+from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError
 
 _KNOWN = {"sentence", "mark", "error_type", "source"}

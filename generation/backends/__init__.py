@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generation.backends.base import Backend
-from generation.models import ResolvedModel
+from rucola.generation.backends.base import Backend
+from rucola.generation.models import ResolvedModel
 
 
 def load_backend(
@@ -18,9 +18,9 @@ def load_backend(
 ) -> Backend:
     """Build the backend ``name`` for one model (imports the GPU stack only here)."""
     if name == "ctranslate2":
-        from generation.backends.ctranslate2_backend import CTranslate2Backend
+        from rucola.generation.backends.ctranslate2_backend import CTranslate2Backend
 
         return CTranslate2Backend(model, src_lang, tgt_lang, settings, cache_dir)
-    from generation.backends.transformers_backend import TransformersBackend
+    from rucola.generation.backends.transformers_backend import TransformersBackend
 
     return TransformersBackend(model, src_lang, tgt_lang, settings)

@@ -74,7 +74,7 @@ def load_tokenizer(model: Any, src_lang: str, tgt_lang: str) -> tuple[Any, str |
     """The model's tokenizer set to read ``src_lang``, and the target-language token."""
     from transformers import AutoTokenizer
 
-    from generation.models import source_language_code, target_language_token
+    from rucola.generation.models import source_language_code, target_language_token
 
     tokenizer = AutoTokenizer.from_pretrained(model.path)
     src_code = source_language_code(model, src_lang)

@@ -16,8 +16,8 @@ from typing import Any
 
 import ctranslate2
 
-from generation.backends.base import Decoding, load_tokenizer
-from generation.models import ResolvedModel
+from rucola.generation.backends.base import Decoding, load_tokenizer
+from rucola.generation.models import ResolvedModel
 from rucola.io import stable_hash
 
 QUANTIZATIONS = {"float32", "float16", "bfloat16", "int8", "int8_float16", "int8_bfloat16"}

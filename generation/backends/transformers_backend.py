@@ -13,9 +13,9 @@ from typing import Any
 import torch
 from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM
 
-from generation.backends.base import Decoding, load_tokenizer, resolve_device
-from generation.batching import iter_token_budget_batches
-from generation.models import ResolvedModel
+from rucola.generation.backends.base import Decoding, load_tokenizer, resolve_device
+from rucola.generation.batching import iter_token_budget_batches
+from rucola.generation.models import ResolvedModel
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 

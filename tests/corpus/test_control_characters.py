@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from test_extract import run_extract
 
-from corpus.normalize import (
+from rucola.corpus.normalize import (
     normalize_text,
     repaired_characters,
     text_fault,

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from corpus.dedup import dedup_key, exact_roots, lsh_bands, near_roots, shingles
-from corpus.filters.duplicates import find_duplicates
-from corpus.measure import measure
+from rucola.corpus.dedup import dedup_key, exact_roots, lsh_bands, near_roots, shingles
+from rucola.corpus.filters.duplicates import find_duplicates
+from rucola.corpus.measure import measure
 
 SETTINGS = {"enabled": True, "threshold": 0.7, "shingle": 5, "num_perm": 64, "seed": 42}
 BASE = "Студенты сдали последний экзамен и уехали домой на поезде"
@@ -129,8 +129,8 @@ def test_measure_streams_with_workers_and_gives_the_same_bytes(tmp_path: Path):
 
 def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
     """Filter (with its duplicate step) then split: each in-domain near pair shares a split."""
-    from corpus.filters.stage import run_filter
-    from corpus.split import run_split
+    from rucola.corpus.filters.stage import run_filter
+    from rucola.corpus.split import run_split
     from rucola.params import DEFAULTS
 
     subjects = ["Студенты", "Туристы", "Рабочие", "Школьники", "Инженеры", "Музыканты"]
@@ -184,7 +184,7 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
 
 
 def test_shingle_hashes_match_the_shingle_sets():
-    from corpus.dedup import shingle_hashes
+    from rucola.corpus.dedup import shingle_hashes
 
     keys = ["мама мыла раму", "да", "кошка спит на тёплом подоконнике", "аааааааа"]
     hashes, offsets = shingle_hashes(keys, 5)

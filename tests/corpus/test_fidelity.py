@@ -8,9 +8,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from corpus.alternations import expand
-from corpus.artefacts import detect
-from corpus.homoglyphs import fix_homoglyphs
+from rucola.corpus.alternations import expand
+from rucola.corpus.artefacts import detect
+from rucola.corpus.homoglyphs import fix_homoglyphs
 
 
 def rows(path: Path) -> list[dict]:

@@ -10,12 +10,12 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from corpus.filters.base import apply_rules
-from corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
-from corpus.filters.length import TokenCountRule
-from corpus.filters.stage import run_filter
-from corpus.frequency import RncFrequencies
-from corpus.measure import SentenceMeter, measure
+from rucola.corpus.filters.base import apply_rules
+from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
+from rucola.corpus.filters.length import TokenCountRule
+from rucola.corpus.filters.stage import run_filter
+from rucola.corpus.frequency import RncFrequencies
+from rucola.corpus.measure import SentenceMeter, measure
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.params import DEFAULTS

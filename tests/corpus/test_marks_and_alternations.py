@@ -1,5 +1,5 @@
-from corpus.alternations import expand
-from corpus.marks import MarkMap, split_leading_mark
+from rucola.corpus.alternations import expand
+from rucola.corpus.marks import MarkMap, split_leading_mark
 from rucola.params import DEFAULT_MARKS
 
 

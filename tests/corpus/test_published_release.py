@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from corpus.extract import extract
+from rucola.corpus.extract import extract
 from rucola.errors import RucolaError
 from rucola.params import DEFAULTS
 

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.sources import source_type
-from corpus.sources.lists import read_list, strip_numbering
+from rucola.corpus.sources import source_type
+from rucola.corpus.sources.lists import read_list, strip_numbering
 from rucola.errors import RucolaError
 
 

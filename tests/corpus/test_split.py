@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from corpora import corpus
 
-from corpus.split import assign_splits, run_split
+from rucola.corpus.split import assign_splits, run_split
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.params import DEFAULTS
@@ -106,8 +106,8 @@ def test_pin_keeps_splits_and_reports_changes(tmp_path):
 
 
 def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
-    from corpus.extract import extract
-    from corpus.split import run_split as split_stage
+    from rucola.corpus.extract import extract
+    from rucola.corpus.split import run_split as split_stage
 
     params = dict(DEFAULTS["extract"], artefacts="keep")
     sources = [
@@ -119,7 +119,7 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     out = pd.read_parquet(tmp_path / "out.parquet")
     for name, split in [("in_domain_train.csv", "train"), ("in_domain_dev.csv", "validation")]:
         published = pd.read_csv(shared_data / "rucola" / name)
-        from corpus.pin import sentence_key
+        from rucola.corpus.pin import sentence_key
 
         assert {sentence_key(s) for s in published["sentence"]} == {
             sentence_key(s) for s in out.loc[out["split"] == split, "sentence"]

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
-from generation.stage import generate
+from rucola.generation.stage import generate
 
 BACKENDS = ["transformers", "ctranslate2"]
 SHORT = {"max_new_tokens": 8}
@@ -96,9 +96,9 @@ def test_paraphrase_with_sampling_is_seeded(
 
 
 def test_out_of_memory_splits_the_batch_and_keeps_every_output(tiny_models, monkeypatch):
-    from generation.backends.transformers_backend import TransformersBackend
-    from generation.config import GENERATOR_DEFAULTS
-    from generation.models import resolve_model
+    from rucola.generation.backends.transformers_backend import TransformersBackend
+    from rucola.generation.config import GENERATOR_DEFAULTS
+    from rucola.generation.models import resolve_model
 
     settings = {
         **GENERATOR_DEFAULTS,
@@ -125,9 +125,9 @@ def test_out_of_memory_splits_the_batch_and_keeps_every_output(tiny_models, monk
 
 
 def test_ctranslate2_out_of_memory_halves_the_budget(tmp_path: Path, tiny_models, monkeypatch):
-    from generation.backends.ctranslate2_backend import CTranslate2Backend
-    from generation.config import GENERATOR_DEFAULTS
-    from generation.models import resolve_model
+    from rucola.generation.backends.ctranslate2_backend import CTranslate2Backend
+    from rucola.generation.config import GENERATOR_DEFAULTS
+    from rucola.generation.models import resolve_model
 
     settings = {
         **GENERATOR_DEFAULTS,

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from generation.batching import iter_token_budget_batches, token_budget_batches
+from rucola.generation.batching import iter_token_budget_batches, token_budget_batches
 
 
 def test_batches_cover_every_input_once_longest_first_within_budget():

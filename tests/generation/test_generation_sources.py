@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from generation.sources import read_source
 from rucola.errors import RucolaError
+from rucola.generation.sources import read_source
 
 
 def test_parallel_tsv_reads_both_sides_and_keeps_order(tmp_path: Path, sources):

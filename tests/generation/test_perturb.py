@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from generation.perturb import RULES, _tokens, perturb
+from rucola.generation.perturb import RULES, _tokens, perturb
 
 SENTENCE = "Красивая девочка читает интересную книгу в парке."
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generation.stage import generate
+from rucola.generation.stage import generate
 
 pytestmark = pytest.mark.slow
 

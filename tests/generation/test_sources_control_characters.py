@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generation.sources import read_source
+from rucola.generation.sources import read_source
 
 
 def write(path: Path, text: str) -> Path:

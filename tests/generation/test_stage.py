@@ -8,8 +8,8 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from generation.schema import CANDIDATE_SCHEMA
-from generation.stage import generate
+from rucola.generation.schema import CANDIDATE_SCHEMA
+from rucola.generation.stage import generate
 from rucola.io import stable_hash
 
 PERTURB = {"method": "perturbation", "sources": ["Wiki"], "per_sentence": 2}
@@ -148,8 +148,8 @@ def test_bad_input_exits_1_naming_generator_and_leaves_no_file(
 
 
 def test_model_output_with_control_characters_is_dropped_and_counted():
-    from generation.config import GeneratorConfig
-    from generation.stage import Item, _rows
+    from rucola.generation.config import GeneratorConfig
+    from rucola.generation.stage import Item, _rows
 
     cfg = GeneratorConfig("g", "translation", ["S"], {}, 42)
     items = [Item("S", "Кошка спит.", "Кошка спит.")]

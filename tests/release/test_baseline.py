@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from release.baseline import baseline
 from rucola.errors import RucolaError
+from rucola.release.baseline import baseline
 
 
 def test_baseline_on_the_published_files(shared_data, tmp_path):

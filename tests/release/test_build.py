@@ -17,10 +17,10 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from datasets import ClassLabel, Features, load_dataset  # noqa: E402
 
-from release.build import build_release  # noqa: E402
-from release.card import size_category  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import file_sha256  # noqa: E402
+from rucola.release.build import build_release  # noqa: E402
+from rucola.release.card import size_category  # noqa: E402
 
 PARAMS = {
     "release": {

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from release.compat import export_rucola_csv
-from release.diff import release_diff, to_markdown
 from rucola.errors import RucolaError
+from rucola.release.compat import export_rucola_csv
+from rucola.release.diff import release_diff, to_markdown
 
 
 def split_frame(rows: list[tuple]) -> pd.DataFrame:
@@ -85,9 +85,9 @@ def test_diff_between_two_built_release_folders(tmp_path):
     """Hidden test labels are read back from the private gold beside each release."""
     import json
 
-    from release.build import build_release
     from rucola.io import file_sha256
     from rucola.params import DEFAULTS
+    from rucola.release.build import build_release
 
     def release(name: str, rows: list[tuple]) -> None:
         frame = split_frame(rows).assign(
@@ -128,10 +128,10 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
     published row its cause; a test row's hidden label change is not shown."""
     import json
 
-    from corpus.schema import REJECTED_SCHEMA
-    from release.build import build_release
+    from rucola.corpus.schema import REJECTED_SCHEMA
     from rucola.io import file_sha256, write_parquet
     from rucola.params import DEFAULTS
+    from rucola.release.build import build_release
 
     def release(name: str, rows: list[tuple], corrections=None, rejected=None) -> None:
         frame = split_frame(rows).assign(

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from release.evaluate import evaluate
 from rucola.errors import RucolaError
+from rucola.release.evaluate import evaluate
 
 
 @pytest.fixture

@@ -18,11 +18,11 @@ import pytest
 from corpora import corpus
 from test_build import PARAMS, write_input
 
-from corpus.split import run_split
-from release.build import build_release
-from release.compat import export_rucola_csv
+from rucola.corpus.split import run_split
 from rucola.io import OWNER_FILE, file_sha256, write_parquet
 from rucola.params import DEFAULTS
+from rucola.release.build import build_release
+from rucola.release.compat import export_rucola_csv
 
 HIDDEN = ["label", "error_type", "domain", "detailed_source"]
 # |z| of a rank test above this: the feature separates the classes (p < 0.0005, two-sided)

@@ -459,8 +459,8 @@ def test_bad_repo_id_checked_before_the_project(run_cli, tmp_path):
 
 
 def test_plan_refuses_one_repository_twice():
-    from release.publish import Plan
     from rucola.errors import RucolaError
+    from rucola.release.publish import Plan
 
     with pytest.raises(RucolaError, match="public repository"):
         Plan("org/rucola", "1.0.0", "main", [], "ORG/RUCOLA")

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from generation.shards import ShardStore
 from rucola.errors import RucolaError
+from rucola.generation.shards import ShardStore
 from rucola.io import OWNER_FILE, atomic_dir
 from rucola.names import check_name, check_output_path
 

@@ -14,8 +14,8 @@ import pytest
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_parquet
 from rucola.params import DEFAULTS
-from validation.run import ValidationResult, validate_split
-from validation.suite import (
+from rucola.validation.run import ValidationResult, validate_split
+from rucola.validation.suite import (
     LEADING_MARK,
     MARKED_PARENTHESIS,
     UNPRINTABLE,

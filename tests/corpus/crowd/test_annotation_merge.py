@@ -10,9 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
-from corpus.annotations.aggregate import aggregate_stage1
-from corpus.annotations.merge import merge_votes
-from corpus.annotations.votes import read_stage1
+from rucola.corpus.annotations.aggregate import aggregate_stage1
+from rucola.corpus.annotations.merge import merge_votes
+from rucola.corpus.annotations.votes import read_stage1
 from rucola.io import read_parquet
 
 
@@ -180,7 +180,7 @@ def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
     assert "0 tasks" in stdout
     annotated = tmp_path / "data/interim/annotated.parquet"
     assert read_parquet(annotated).empty
-    from corpus.annotations.merge import ANNOTATED_SCHEMA
+    from rucola.corpus.annotations.merge import ANNOTATED_SCHEMA
 
     assert pq.read_schema(annotated).names == ANNOTATED_SCHEMA.names
     report = json.loads((tmp_path / "reports/annotation.json").read_text(encoding="utf-8"))
@@ -193,7 +193,7 @@ def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
     assert plot == ["category,wawa"]
     assert (tmp_path / "reports/plots/annotation_agreement.png").stat().st_size > 0
 
-    from release.card import _annotation
+    from rucola.release.card import _annotation
 
     params = {"release": {"annotation_report": str(tmp_path / "reports/annotation.json")}}
     assert _annotation(params) is None
