@@ -1,9 +1,18 @@
-"""Exact and near-duplicate clusters: one key per sentence, MinHash LSH over its shingles.
+"""When two sentences are the same, and when they are near-duplicates.
 
-Two rows are exact duplicates when their normalised keys are equal (case, punctuation,
-whitespace and ``ё``/``е`` ignored), and near-duplicates when the Jaccard similarity of
-their character shingles is at least a threshold (the same sentence from two models, or
-a test sentence that reappears in train with one word changed).
+This module is the one place that says it; every stage that compares sentences calls it.
+
+- **The same sentence** (:func:`sentence_key`): equal text after Unicode and whitespace
+  normalisation (``corpus.normalize``) and after Latin look-alikes inside Cyrillic words are
+  repaired (``corpus.homoglyphs``). Punctuation and letter case count, so a question and a
+  statement are two sentences. ``extract`` and ``annotate corpus`` keep one row of the same
+  sentence, ``filter``/``screen`` set the others aside as ``duplicate``, and ``split`` (pins)
+  and ``release diff`` match rows of two versions by it.
+- **Near-duplicates** (:func:`loose_key`, then MinHash): the key with case, punctuation
+  and ``ё``/``е`` also ignored is the text the character shingles are taken from; two rows
+  are near-duplicates when the Jaccard similarity of their shingles is at least a threshold
+  (the same sentence from two models, or a test sentence that reappears in train with one
+  word changed). Equal loose keys are the closest near-duplicates, not the same sentence.
 
 Everything runs on numpy arrays, in chunks, so a million sentences fit in a few hundred
 MB: shingles are hashed from the code points with a rolling polynomial, MinHash takes
@@ -22,6 +31,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rucola.corpus.homoglyphs import fix_homoglyphs
+from rucola.corpus.normalize import normalize_text
+
+# A letter fix_homoglyphs may replace; a text without one is left as it is (fast path).
+_TWIN = re.compile(r"[aceopxyABCEHKMOPTXYëË]")
 _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -29,10 +43,21 @@ _CHUNK = 10_000
 _MAX_BUCKET_PAIRS = 32  # all pairs in a bucket up to this size
 
 
-def dedup_key(text: str) -> str:
-    """The sentence as duplicate detection sees it."""
-    text = unicodedata.normalize("NFC", text).lower().replace("ё", "е")
+def sentence_key(text: str) -> str:
+    """Two sentences are the same when their keys are equal (see the module doc)."""
+    text = normalize_text(text)
+    return fix_homoglyphs(text)[0] if _TWIN.search(text) else text
+
+
+def loosen(key: str) -> str:
+    """A :func:`sentence_key` with case, punctuation and ``ё``/``е`` also ignored."""
+    text = unicodedata.normalize("NFC", key).lower().replace("ё", "е")
     return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
+
+
+def loose_key(text: str) -> str:
+    """The text near-duplicate detection compares (its shingles feed MinHash)."""
+    return loosen(sentence_key(text))
 
 
 def shingles(key: str, size: int) -> list[str]:

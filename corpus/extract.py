@@ -1,11 +1,22 @@
 """The extract stage: sources -> labelled, de-duplicated in-domain rows.
 
-Every example read ends up either in the output or in the rejected file with a reason, and
-the report's counts add up (``rows_read == kept + rejected``; alternation variants count
-as rows). A sentence holding a control or other non-printing character (NUL, BEL, a bidi
-override, private use ...; see ``corpus.normalize``) is set aside as ``control_character``
-or ``non_printing_character`` with the code points in ``detail``, also when the text is
-kept as read (``extract.normalize: false``): such a character is never part of a sentence.
+Every example read ends up either in the output or in the set-aside file with a reason, and
+the report's counts add up (``read == kept + sum(set_aside)``; alternation variants count
+as rows; see ``rucola.stage``). A sentence holding a control or other non-printing character
+(NUL, BEL, a bidi override, private use ...; see ``corpus.normalize``) is set aside as
+``control_character`` or ``non_printing_character`` with the code points in ``detail``, also
+when the text is kept as read (``extract.normalize: false``): such a character is never part
+of a sentence.
+
+Reasons a row is set aside: ``control_character``, ``non_printing_character``, ``empty``,
+``unknown_mark`` (with ``extract.unknown_mark: reject``), ``excluded_mark``,
+``error_type_on_acceptable`` (a category given on the row itself while no variant of the
+example is unacceptable: ``!!`` is no judgment mark, so ``!!Мальчик читают книгу.`` with
+``Morphology`` would otherwise become an acceptable row and lose its category without a
+word; a list's ``# error_type:`` directive names the category of its section's unacceptable
+examples and is no contradiction on an acceptable one), ``artefact:<kind>`` (with
+``extract.artefacts: reject``), ``duplicate`` and ``conflicting_labels``. A source file
+that yields no example at all (a header-only sheet, a list of comments) is an error.
 """
 
 from __future__ import annotations
@@ -17,16 +28,21 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
 from rucola.corpus.artefacts import detect
+from rucola.corpus.dedup import sentence_key
 from rucola.corpus.homoglyphs import fix_homoglyphs
-from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, MarkMap, split_leading_mark
+from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, UNACCEPTABLE, MarkMap, split_leading_mark
 from rucola.corpus.normalize import normalize_text, repaired_characters, text_fault
 from rucola.corpus.sources import RawExample, read_source, source_files
 from rucola.errors import RucolaError
-from rucola.io import stable_hash, write_json, write_parquet
+from rucola.io import stable_hash
+from rucola.stage import StageRun
+
+ERROR_TYPE_ON_ACCEPTABLE = "error_type_on_acceptable"
 
 
 @dataclass
@@ -46,18 +62,24 @@ class _Collector:
         reason: str,
         sentence: str | None = None,
         detail: str | None = None,
+        mark: str | None = None,
+        label: int | None = None,
     ) -> None:
+        """Set an example (or one variant of it) aside: the set-aside schema's columns."""
         self.rejected.append(
             {
                 "origin": example.origin,
                 "raw": example.raw,
                 "reason": reason,
-                "sentence": sentence,
-                "detailed_source": example.source,
                 "detail": detail,
+                "sentence": sentence,
+                "label": label,
+                "error_type": example.error_type,
+                "domain": example.domain,
+                "detailed_source": example.source,
+                "mark": mark,
                 "published_id": example.published_id,
                 "published_split": example.published_split,
-                "domain": example.domain,
             }
         )
 
@@ -115,6 +137,24 @@ class Extractor:
             )
         return verdict
 
+    def _judge(self, example: RawExample, mark: str) -> int | str:
+        """The label of one variant, or the reason it is set aside."""
+        if example.label is not None:
+            return example.label
+        verdict = self._verdict(example, mark)
+        if verdict is None:
+            return "unknown_mark"
+        if verdict == EXCLUDE:
+            return "excluded_mark"
+        return schema.ACCEPTABLE if verdict == ACCEPTABLE else schema.UNACCEPTABLE
+
+    def _starred_inside(self, text: str, mark: str) -> bool:
+        """Whether an alternation in ``text`` (not expanded) offers an unacceptable variant."""
+        variants = expand(text)
+        return variants is not None and any(
+            self.marks.verdict(v.mark or mark) == UNACCEPTABLE for v in variants
+        )
+
     def add(self, example: RawExample, out: _Collector) -> None:
         out.lines_read += 1
         fault = text_fault(example.text)
@@ -134,7 +174,7 @@ class Extractor:
                 corrections.append("normalised")
             text = normalised
         if not text.strip():
-            out.reject(example, "empty")
+            out.reject(example, "empty", mark=mark)
             return
         if self.fix_homoglyphs:
             text, changes = fix_homoglyphs(text)
@@ -148,22 +188,28 @@ class Extractor:
             variants = expand(text)
         pairs = [(text, "")] if variants is None else [(v.text, v.mark) for v in variants]
         out.variants_added += len(pairs) - 1
+        judged = [(sentence, own or mark) for sentence, own in pairs]
+        labels = [self._judge(example, variant_mark) for _, variant_mark in judged]
+        # A category on the row itself needs an unacceptable variant to belong to (also an
+        # alternation left unexpanded: the printed example holds its starred variant).
+        contradicted = (
+            error_type is not None
+            and not example.error_type_from_section
+            and schema.UNACCEPTABLE not in labels
+            and not (variants is None and self._starred_inside(text, mark))
+        )
         group = "g" + stable_hash(example.origin)
-        for sentence, own_mark in pairs:
-            variant_mark = own_mark or mark
-            if example.label is not None:
-                label = example.label
-            else:
-                verdict = self._verdict(example, variant_mark)
-                if verdict is None:
-                    out.reject(example, "unknown_mark", sentence, variant_mark)
-                    continue
-                if verdict == EXCLUDE:
-                    out.reject(example, "excluded_mark", sentence, variant_mark)
-                    continue
-                label = schema.ACCEPTABLE if verdict == ACCEPTABLE else schema.UNACCEPTABLE
+        for (sentence, variant_mark), label in zip(judged, labels, strict=True):
+            if isinstance(label, str):
+                out.reject(example, label, sentence, variant_mark, variant_mark)
+                continue
             if not sentence:
-                out.reject(example, "empty")
+                out.reject(example, "empty", mark=variant_mark, label=label)
+                continue
+            if contradicted and label == schema.ACCEPTABLE:
+                out.reject(
+                    example, ERROR_TYPE_ON_ACCEPTABLE, sentence, error_type, variant_mark, label
+                )
                 continue
             kinds = detect(sentence)
             if kinds:
@@ -176,7 +222,14 @@ class Extractor:
                     }
                 )
                 if not self.keep_artefacts:
-                    out.reject(example, f"artefact:{kinds[0]}", sentence, ",".join(kinds))
+                    out.reject(
+                        example,
+                        f"artefact:{kinds[0]}",
+                        sentence,
+                        ",".join(kinds),
+                        variant_mark,
+                        label,
+                    )
                     continue
             if label == schema.UNACCEPTABLE and error_type is None and self.require_error_type:
                 raise RucolaError(
@@ -210,16 +263,17 @@ class Extractor:
 def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
     """Keep the first of identical rows; set aside every row of a conflicting sentence.
 
-    Identical means equal text after Unicode and whitespace normalisation: punctuation and
-    case count, so a question and a statement are two sentences. An unlabelled published
-    test row conflicts with no label.
+    Identical means the same sentence (``corpus.dedup.sentence_key``): punctuation and case
+    count, so a question and a statement are two sentences. An unlabelled published test
+    row conflicts with no label.
     """
     by_sentence: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in collector.rows:
-        by_sentence[row["sentence"]].append(row)
+    keys = [sentence_key(row["sentence"]) for row in collector.rows]
+    for key, row in zip(keys, collector.rows, strict=True):
+        by_sentence[key].append(row)
     kept: list[dict[str, Any]] = []
-    for row in collector.rows:
-        same = by_sentence[row["sentence"]]
+    for key, row in zip(keys, collector.rows, strict=True):
+        same = by_sentence[key]
         labels = {r["label"] for r in same} - {schema.UNLABELLED}
         if len(labels) > 1:
             if on_conflict == "error":
@@ -239,8 +293,8 @@ def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]
 
 
 def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str, Any]:
-    """A kept row set aside after all: its columns of the rejected schema."""
-    record = {name: row.get(name) for name in schema.REJECTED_SCHEMA.names}
+    """A kept row set aside after all: its columns of the set-aside schema."""
+    record = {name: row.get(name) for name in schema.SET_ASIDE_SCHEMA.names}
     return record | {"raw": row["_raw"], "reason": reason, "detail": detail}
 
 
@@ -277,55 +331,62 @@ def extract(
     extractor = Extractor(params)
     collector = _Collector()
     files_read: list[str] = []
-    for source in sources:
-        path = Path(source["path"])
-        for file in source_files(path, source.get("type")):
-            files_read.append(str(file))
-            for example in read_source(file, source.get("type"), source, params["encoding"]):
-                extractor.add(example, collector)
-    if params.get("deduplicate", True):
-        kept = _deduplicate(collector, params["on_conflict"])
-    else:  # a published release rebuilt as it is, repeats included
-        kept = collector.rows
-    frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
-    frame = frame.drop(columns="_raw").astype({"label": "int64", "published_id": "Int64"})
-    rejected_frame = pd.DataFrame(
-        collector.rejected, columns=[f.name for f in schema.REJECTED_SCHEMA]
-    )
-    reasons = Counter(rejected_frame["reason"])
-    labelled = frame["label"] != schema.UNLABELLED
-    rows_read = collector.lines_read + collector.variants_added
-    summary = {
-        "files": files_read,
-        "lines_read": collector.lines_read,
-        "variants_added": collector.variants_added,
-        "rows_read": rows_read,
-        "kept": int(len(frame)),
-        "rejected": int(len(rejected_frame)),
-        "rejected_by_reason": dict(sorted(reasons.items())),
-        "acceptable_share": round(float(frame.loc[labelled, "label"].mean()), 4)
-        if labelled.any()
-        else None,
-        "unlabelled": int((~labelled).sum()),
-        "per_source": source_statistics(frame),
-        "homoglyph_fixes": {
-            "rows": len(collector.homoglyph_fixes),
-            "fixes": collector.homoglyph_fixes,
-        },
-        "artefacts": {"rows": len(collector.artefacts), "found": collector.artefacts},
-        "normalised": {
-            "rows": len(collector.normalised),
-            "examples": collector.normalised[:100],
-            # invisible characters dropped, separators and odd spaces turned into a space
-            "characters": dict(sorted(collector.repaired.items())),
-        },
-    }
-    if rows_read != summary["kept"] + summary["rejected"]:  # a bug, not a user error
-        raise AssertionError(
-            f"extract lost rows: {rows_read} read, {summary['kept']} kept, "
-            f"{summary['rejected']} rejected"
+    with StageRun(
+        "extract",
+        report=report,
+        out=out,
+        rejected=rejected,
+        set_aside_schema=schema.SET_ASIDE_SCHEMA,
+    ) as run:
+        for source in sources:
+            path = Path(source["path"])
+            for file in source_files(path, source.get("type")):
+                files_read.append(str(file))
+                before = collector.lines_read
+                for example in read_source(file, source.get("type"), source, params["encoding"]):
+                    extractor.add(example, collector)
+                if collector.lines_read == before:
+                    raise RucolaError(
+                        "no examples: nothing in this source is a sentence",
+                        file,
+                        hint="a sheet needs rows under its header; in a list, '#' followed "
+                        "by a space starts a comment",
+                    )
+        if params.get("deduplicate", True):
+            kept = _deduplicate(collector, params["on_conflict"])
+        else:  # a published release rebuilt as it is, repeats included
+            kept = collector.rows
+        frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
+        frame = frame.drop(columns="_raw").astype({"label": "int64", "published_id": "Int64"})
+        run.count_read(collector.lines_read + collector.variants_added)
+        set_aside = pa.Table.from_pylist(collector.rejected, schema=schema.SET_ASIDE_SCHEMA)
+        run.set_aside(
+            set_aside,
+            set_aside.column("reason").to_pylist(),
+            set_aside.column("detail").to_pylist(),
         )
-    write_parquet(frame, out, schema.BASE_SCHEMA)
-    write_parquet(rejected_frame, rejected, schema.REJECTED_SCHEMA)
-    write_json(summary, report)
+        labelled = frame["label"] != schema.UNLABELLED
+        summary = run.finish(
+            frame,
+            schema.BASE_SCHEMA,
+            files=files_read,
+            lines_read=collector.lines_read,
+            variants_added=collector.variants_added,
+            acceptable_share=round(float(frame.loc[labelled, "label"].mean()), 4)
+            if labelled.any()
+            else None,
+            unlabelled=int((~labelled).sum()),
+            per_source=source_statistics(frame),
+            homoglyph_fixes={
+                "rows": len(collector.homoglyph_fixes),
+                "fixes": collector.homoglyph_fixes,
+            },
+            artefacts={"rows": len(collector.artefacts), "found": collector.artefacts},
+            normalised={
+                "rows": len(collector.normalised),
+                "examples": collector.normalised[:100],
+                # invisible characters dropped, separators and odd spaces turned into a space
+                "characters": dict(sorted(collector.repaired.items())),
+            },
+        )
     return summary

@@ -23,9 +23,9 @@ import pyarrow.parquet as pq
 import razdel
 from rich.progress import Progress
 
+from rucola.corpus import schema as row_schema
 from rucola.corpus.frequency import Frequencies, load_frequencies, morph_analyzer
-from rucola.errors import RucolaError
-from rucola.io import atomic_path
+from rucola.stage import StageRun, open_parquet, reading
 
 _WORD = re.compile(r"[^\W\d_]")
 # Sentences made only of single-script words (Cyrillic or Latin), single spaces and a
@@ -103,11 +103,21 @@ def _measure_sentences(sentences: list[str]) -> tuple[np.ndarray, np.ndarray, np
     return counts, offsets, np.asarray(values, np.float32)
 
 
+def _read_batches(source: pq.ParquetFile, rows: int, path: str | Path) -> Iterator[pa.RecordBatch]:
+    """The input's record batches; a corrupt page is one line naming the file."""
+    batches = source.iter_batches(batch_size=rows)
+    while True:
+        with reading(path, "input"):
+            batch = next(batches, None)
+        if batch is None:
+            return
+        yield batch
+
+
 def _batches(
-    source: pq.ParquetFile, rows: int, workers: int
+    batches: Iterator[pa.RecordBatch], workers: int
 ) -> Iterator[tuple[pa.RecordBatch, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
     """Measured batches in file order, at most ``2 x workers`` batches in flight."""
-    batches = source.iter_batches(batch_size=rows)
     if workers <= 1:
         for batch in batches:
             yield batch, _measure_sentences(batch.column("sentence").to_pylist())
@@ -134,34 +144,35 @@ def measure(
     progress: bool = True,
     workers: int | None = None,
     batch_rows: int = 10_000,
+    report: str | Path | None = None,
 ) -> dict[str, Any]:
     """Stream ``input_path`` in record batches through ``workers`` processes to ``out``.
 
     Memory stays bounded by the batches in flight, whatever the file's size; the output
-    keeps the input's order, so it is byte-identical for any number of workers.
+    keeps the input's order, so it is byte-identical for any number of workers. Every row
+    read is kept (``read == kept``, nothing set aside); ``report``, when given, receives
+    the standard report.
     """
     global _METER
-    input_path = Path(input_path)
-    if not input_path.exists():
-        raise RucolaError("input not found; run the previous stage first", input_path)
-    source = pq.ParquetFile(input_path)
+    hint = "run the previous stage first"
+    source = open_parquet(input_path, "input", ["sentence"], hint=hint)
     names = source.schema_arrow.names
-    if "sentence" not in names:
-        raise RucolaError("no 'sentence' column", input_path)
-    kept = [n for n in names if n not in ("n_tokens", "word_ipm")]
+    added = [field.name for field in row_schema.MEASURE_FIELDS]
+    kept = [n for n in names if n not in added]
     schema = pa.schema(
-        [source.schema_arrow.field(n) for n in kept]
-        + [pa.field("n_tokens", pa.int64()), pa.field("word_ipm", pa.list_(pa.float32()))]
+        [source.schema_arrow.field(n) for n in kept] + list(row_schema.MEASURE_FIELDS)
     )
     workers = workers or os.cpu_count() or 1
     _METER = SentenceMeter(load_frequencies(frequency))
     total = source.metadata.num_rows
     rows = 0
     bar = Progress(transient=True, disable=not progress)
-    with bar, atomic_path(out) as tmp:
-        task = bar.add_task("measuring", total=total)
-        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
-            for batch, (counts, offsets, values) in _batches(source, batch_rows, workers):
+    with StageRun("measure", report=report, out=out) as run:
+        staged = run.path(out)
+        batches = _read_batches(source, batch_rows, input_path)
+        with bar, pq.ParquetWriter(staged, schema, compression="zstd") as writer:
+            task = bar.add_task("measuring", total=total)
+            for batch, (counts, offsets, values) in _batches(batches, workers):
                 arrays = [batch.column(n) for n in kept]
                 arrays.append(pa.array(counts, pa.int64()))
                 arrays.append(pa.ListArray.from_arrays(pa.array(offsets), pa.array(values)))
@@ -170,8 +181,10 @@ def measure(
                 bar.advance(task, batch.num_rows)
             if rows == 0:
                 writer.write_table(schema.empty_table())
-    return {
-        "rows": rows,
-        "frequency_source": _METER.frequencies.name,
-        "workers": workers,
-    }
+        run.count_read(rows)
+        run.count_kept(rows)
+        summary = run.finish(
+            frequency_source=_METER.frequencies.name,
+            workers=workers,
+        )
+    return summary

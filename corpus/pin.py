@@ -4,7 +4,8 @@ A new version must never move a sentence from train into test, nor renumber a ro
 leaderboard submissions refer to. The pin can be a release folder (``data/release/rucola``),
 the split stage's parquet, or a folder in the published RuCoLA CSV layout. A row is matched
 to the pin by its published identity (split, id scope, id) when it carries one, so a row
-whose text a correction changed keeps its place; otherwise by its normalised text.
+whose text a correction changed keeps its place; otherwise by its text
+(``corpus.dedup.sentence_key``: the same sentence).
 """
 
 from __future__ import annotations
@@ -15,16 +16,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from rucola.corpus import schema
-from rucola.corpus.homoglyphs import fix_homoglyphs
-from rucola.corpus.normalize import normalize_text
+from rucola.corpus.dedup import sentence_key
 from rucola.corpus.sources.rucola_csv import is_published_layout, published_frame
 from rucola.errors import RucolaError
 
 PIN_COLUMNS = ["key", "split", "scope", "id"]
-
-
-def sentence_key(sentence: str) -> str:
-    return fix_homoglyphs(normalize_text(sentence))[0]
 
 
 def id_scopes(frame: pd.DataFrame) -> list[str]:

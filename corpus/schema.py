@@ -6,6 +6,8 @@ attributes, filter the derived share, split the ``split`` and ``id``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pyarrow as pa
 
 ACCEPTABLE = 1
@@ -22,22 +24,6 @@ UNLABELLED = -1  # a published test row whose gold the maintainer does not hold
 
 IN_DOMAIN_ERROR_TYPES = ["Morphology", "Syntax", "Semantics"]
 ALL_ERROR_TYPES = [*IN_DOMAIN_ERROR_TYPES, "Hallucination"]
-
-BASE_COLUMNS = [
-    "sentence",
-    "label",
-    "error_type",
-    "domain",
-    "detailed_source",
-    "mark",
-    "group",
-    "origin",
-    "provenance",
-    "artefacts",
-    "published_id",
-    "published_split",
-    "corrections",
-]
 
 BASE_SCHEMA = pa.schema(
     [
@@ -57,17 +43,60 @@ BASE_SCHEMA = pa.schema(
         ("corrections", pa.string()),  # what extraction changed in the text, e.g. homoglyphs
     ]
 )
+BASE_COLUMNS = BASE_SCHEMA.names
 
-REJECTED_SCHEMA = pa.schema(
+# What the later stages add, in the order they add it.
+OUT_OF_DOMAIN_FIELDS = [  # annotate corpus: which generator made a labelled candidate
+    pa.field("generator", pa.string()),
+    pa.field("method", pa.string()),
+]
+MEASURE_FIELDS = [
+    pa.field("n_tokens", pa.int64()),  # razdel tokens
+    pa.field("word_ipm", pa.list_(pa.float32())),  # lemma frequency of every word
+]
+FILTER_FIELDS = [pa.field("high_freq_share", pa.float64())]  # replaces word_ipm
+SPLIT_FIELDS = [pa.field("split", pa.string()), pa.field("id", pa.int64())]
+
+# What validation and the release rely on in a split row: the base columns every row has
+# (the optional ones left out), the token count, the derived share, the split and the id.
+SPLIT_ROW_SCHEMA = pa.schema(
     [
-        ("origin", pa.string()),
-        ("raw", pa.string()),
-        ("reason", pa.string()),
-        ("sentence", pa.string()),
-        ("detailed_source", pa.string()),
-        ("detail", pa.string()),  # e.g. the origin of the row a duplicate repeats
-        ("published_id", pa.int64()),  # set aside rows of a published release: their id
-        ("published_split", pa.string()),
-        ("domain", pa.string()),
+        *(
+            BASE_SCHEMA.field(name)
+            for name in BASE_COLUMNS[: BASE_COLUMNS.index("origin") + 1]  # sentence .. origin
+        ),
+        MEASURE_FIELDS[0],
+        *FILTER_FIELDS,
+        *SPLIT_FIELDS,
     ]
 )
+
+
+def columns_of_type(row: pa.Schema, predicate: Callable[[pa.DataType], bool]) -> list[str]:
+    """The names of ``row``'s columns whose type passes ``predicate`` (``pa.types.is_string``)."""
+    return [field.name for field in row if predicate(field.type)]
+
+
+# Rows a stage sets aside (``rucola.stage.StageRun.set_aside``), one schema for every stage:
+# which stage, why, a detail (e.g. the origin of the row a duplicate repeats), the row's
+# origin, the raw text as read where there is one, then the row's own columns.
+SET_ASIDE_SCHEMA = pa.schema(
+    [
+        ("stage", pa.string()),
+        ("reason", pa.string()),
+        ("detail", pa.string()),
+        ("origin", pa.string()),
+        ("raw", pa.string()),
+        *(field for field in BASE_SCHEMA if field.name != "origin"),
+    ]
+)
+
+
+def set_aside_schema(row: pa.Schema | None = None) -> pa.Schema:
+    """:data:`SET_ASIDE_SCHEMA`, then the columns of a stage's own row that it lacks (the
+    filter's measured attributes, a candidate's columns), so no column of a set-aside row
+    is lost."""
+    if row is None:
+        return SET_ASIDE_SCHEMA
+    extra = [f for f in row if f.name not in SET_ASIDE_SCHEMA.names]
+    return pa.schema([*SET_ASIDE_SCHEMA, *extra])

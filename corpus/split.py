@@ -16,27 +16,25 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
 from rucola.corpus import schema
-from rucola.corpus.pin import id_scope, id_scopes, load_pin, sentence_key
+from rucola.corpus.dedup import sentence_key
+from rucola.corpus.pin import id_scope, id_scopes, load_pin
 from rucola.errors import RucolaError
-from rucola.io import stable_hash, write_json, write_parquet
+from rucola.io import stable_hash
 from rucola.params import path_list
+from rucola.settings import split_ratios
+from rucola.stage import StageRun, read_frame
+
+# What the split reads of a row (the base schema's columns it sorts and stratifies by).
+REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
 
 
 def _ratios(params: dict[str, Any], domain: str) -> list[float]:
     ratios = params["ratios"].get(domain)
     if ratios is None:
         raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
-    ratios = [float(r) for r in ratios]
-    if len(ratios) != 3 or any(r < 0 for r in ratios) or abs(sum(ratios) - 1) > 1e-6:
-        raise RucolaError(
-            f"split.ratios.{domain} must be three non-negative numbers that "
-            f"add up to 1, not {ratios}",
-            "params.yaml",
-        )
-    return ratios
+    return split_ratios(ratios, f"split.ratios.{domain}")
 
 
 def assign_splits(
@@ -230,15 +228,17 @@ def _assign_ids(frame: pd.DataFrame, seed: int) -> pd.Series:
 
 
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
+    """The stage: every row read is kept (``read == kept``), with a split and an id."""
+    with StageRun("split", report=params["report"], out=params["out"]) as run:
+        frame = read_frame(params["input"], "input", hint="run 'rucola filter' first")
+        run.count_read(len(frame))
+        frame, extra = _split(frame, params)
+        return run.finish(frame, **extra)
+
+
+def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, Any]]:
     input_path = Path(params["input"])
-    if not input_path.exists():
-        raise RucolaError("input not found; run 'rucola filter' first", input_path)
-    frame = pq.read_table(input_path).to_pandas()
-    missing = [
-        c
-        for c in ("sentence", "label", "domain", "detailed_source", "error_type", "group")
-        if c not in frame.columns
-    ]
+    missing = [c for c in REQUIRED if c not in frame.columns]
     if missing:
         raise RucolaError(f"missing column(s) {', '.join(missing)}", input_path)
     mixed = frame.groupby("group")["domain"].nunique()
@@ -270,7 +270,6 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
     straddling = _straddling(frame)
     report = {
-        "rows": int(len(frame)),
         "seed": seed,
         "ratios": {d: _ratios(params, d) for d in domains},
         "domains": _distribution(frame),
@@ -285,6 +284,4 @@ def run_split(params: dict[str, Any]) -> dict[str, Any]:
             "straddling": straddling[:50],
         },
     }
-    write_parquet(frame, params["out"])
-    write_json(report, params["report"])
-    return report
+    return frame, report

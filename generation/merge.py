@@ -2,6 +2,14 @@
 
 Only generators named in params are read, so a stale file from a generator that was
 removed from ``params.yaml`` cannot slip into the corpus.
+
+Accounting (``rucola.stage``): ``read`` is the candidates of every enabled generator,
+``kept`` those written, ``set_aside`` the ``duplicate`` candidates: a candidate id that an
+earlier generator (in name order) already gave, e.g. two generators with the same rule or
+model on the same source. The next stages key candidates by id (``annotate corpus``
+refuses a repeated one), so only the first is kept; its generator is the detail. The same
+sentence from two different generators has two ids and is kept twice (screening handles
+near and exact repeats with the in-domain set).
 """
 
 from __future__ import annotations
@@ -11,46 +19,94 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow.compute as pc
 
+from rucola.corpus.schema import SET_ASIDE_SCHEMA
 from rucola.errors import RucolaError
 from rucola.generation.config import generator_config
 from rucola.generation.schema import CANDIDATE_SCHEMA
-from rucola.io import write_json, write_parquet
 from rucola.names import child
+from rucola.stage import StageRun, read_table
+
+STAGE = "merge_candidates"
+DUPLICATE = "duplicate"
+
+
+def read_candidates(path: Path, name: str) -> pa.Table:
+    """One generator's candidates, exactly in the candidate schema."""
+    hint = f"run `rucola generate {name}`"
+    if not path.is_file():
+        raise RucolaError(f"no candidates for generator '{name}'", path, hint=hint)
+    table = read_table(path, f"candidates of generator '{name}'", hint=hint)
+    if table.schema.names != CANDIDATE_SCHEMA.names:
+        raise RucolaError(f"not a candidates file (columns {', '.join(table.schema.names)})", path)
+    return table.cast(CANDIDATE_SCHEMA)
 
 
 def merge_candidates(
     generate: dict[str, Any], params_path: str | Path = "params.yaml"
 ) -> dict[str, Any]:
+    merge = generate["merge"]
+    run = StageRun(
+        STAGE,
+        report=merge["report"],
+        out=merge["out"],
+        rejected=merge.get("rejected"),
+        set_aside_schema=SET_ASIDE_SCHEMA,
+    )
     tables = []
+    names: list[str] = []
     per_generator: dict[str, int] = {}
     for name in sorted(generate.get("generators") or {}):
         cfg = generator_config(generate, name, params_path)
         if not cfg.enabled:
             continue
         path = child(generate["out_dir"], name, ".parquet", f"generate.generators[{name!r}]")
-        if not path.is_file():
-            raise RucolaError(
-                f"no candidates for generator '{name}'", path, hint=f"run `rucola generate {name}`"
-            )
-        table = pq.read_table(path)
-        if table.schema.names != CANDIDATE_SCHEMA.names:
-            raise RucolaError(
-                f"not a candidates file (columns {', '.join(table.schema.names)})", path
-            )
-        tables.append(table.cast(CANDIDATE_SCHEMA))
+        table = read_candidates(path, name)
+        tables.append(table)
+        names += [name] * table.num_rows
         per_generator[name] = table.num_rows
     table = pa.concat_tables(tables) if tables else CANDIDATE_SCHEMA.empty_table()
-    merge = generate["merge"]
-    write_parquet(table, merge["out"])
-    sentences = Counter(table.column("sentence").to_pylist())
-    report = {
-        "candidates": table.num_rows,
-        "by_generator_config": per_generator,
-        "by_method": dict(sorted(Counter(table.column("method").to_pylist()).items())),
-        "by_source": dict(sorted(Counter(table.column("detailed_source").to_pylist()).items())),
-        "sentences_from_several_generators": sum(1 for n in sentences.values() if n > 1),
-    }
-    write_json(report, merge["report"])
-    return report
+    with run:
+        run.count_read(table.num_rows)
+        table = _set_aside_duplicates(run, table, names)
+        sentences = Counter(table.column("sentence").to_pylist())
+        return run.finish(
+            table,
+            CANDIDATE_SCHEMA,
+            candidates=table.num_rows,
+            by_generator_config=per_generator,
+            by_method=_counts(table, "method"),
+            by_source=_counts(table, "detailed_source"),
+            sentences_from_several_generators=sum(1 for n in sentences.values() if n > 1),
+        )
+
+
+def _counts(table: pa.Table, column: str) -> dict[str, int]:
+    return dict(sorted(Counter(table.column(column).to_pylist()).items()))
+
+
+def _set_aside_duplicates(run: StageRun, table: pa.Table, names: list[str]) -> pa.Table:
+    """The table without repeated candidate ids (the first is kept); repeats set aside."""
+    first: dict[str, str] = {}
+    keep: list[bool] = []
+    details: list[str] = []
+    for cid, name in zip(table.column("candidate_id").to_pylist(), names, strict=True):
+        if cid in first:
+            keep.append(False)
+            details.append(f"of generator {first[cid]}")
+        else:
+            first[cid] = name
+            keep.append(True)
+    mask = pa.array(keep, pa.bool_())
+    repeats = table.filter(pc.invert(mask))
+    if repeats.num_rows:
+        rows = pa.table(
+            {
+                "origin": [f"candidates:{c}" for c in repeats.column("candidate_id").to_pylist()],
+                "sentence": repeats.column("sentence"),
+                "detailed_source": repeats.column("detailed_source"),
+            }
+        )
+        run.set_aside(rows, DUPLICATE, details)
+    return table.filter(mask)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rucola.generation.config import GeneratorConfig
+from rucola.generation.shards import shard_seed
 
 
 class _GenerateActor:
@@ -45,8 +46,6 @@ def run_ray(
     write: Callable[[int, list[list[tuple[str, str]]]], None],
 ) -> None:
     import ray
-
-    from rucola.generation.stage import shard_seed
 
     settings = generate["ray"]
     if not ray.is_initialized():

@@ -6,16 +6,6 @@ import pyarrow as pa
 
 METHODS = ["translation", "back_translation", "paraphrase", "perturbation"]
 
-CANDIDATE_COLUMNS = [
-    "sentence",
-    "detailed_source",
-    "generator",
-    "method",
-    "source_sentence",
-    "seed",
-    "candidate_id",
-]
-
 CANDIDATE_SCHEMA = pa.schema(
     [
         ("sentence", pa.string()),
@@ -27,3 +17,4 @@ CANDIDATE_SCHEMA = pa.schema(
         ("candidate_id", pa.string()),  # stable_hash(sentence, generator, source_sentence)
     ]
 )
+CANDIDATE_COLUMNS = CANDIDATE_SCHEMA.names

@@ -22,13 +22,19 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rucola.errors import RucolaError
-from rucola.io import atomic_path, file_sha256, write_json
+from rucola.io import atomic_path, file_sha256, stable_hash, write_json
 
 MANIFEST = "manifest.json"
 # What a store writes: its manifest, its shards, and atomic_path's temporary files of both.
 _OURS = re.compile(
     r"(manifest\.json|shard-\d{5}\.parquet|\.(manifest\.json|shard-\d{5}\.parquet)\..+\.tmp)"
 )
+
+
+def shard_seed(seed: int, index: int) -> int:
+    """The seed of shard ``index``: its number and the generator's seed, nothing else, so
+    a resumed run (and the Ray engine) draws what an uninterrupted local run draws."""
+    return int(stable_hash(str(seed), str(index), length=8), 16)
 
 
 def _is_manifest(data: Any) -> bool:

@@ -16,7 +16,7 @@ holds a character no sentence may hold (NUL, BEL, a bidi override ...; see
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,18 +27,12 @@ from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
 from rucola.params import check_keys
+from rucola.settings import GenerationSource, defaults_of
 
 LANG_CODES = {"eng": "en", "rus": "ru", "en": "en", "ru": "ru", "deu": "de", "fra": "fr"}
 FORMATS = ["tsv", "pairs", "tatoeba", "text"]
-SOURCE_DEFAULTS: dict[str, Any] = {
-    "path": None,
-    "format": None,  # by extension when left out
-    "n": None,  # sample size; null keeps every sentence
-    "lang": "ru",  # plain text only
-    "columns": {"en": "en", "ru": "ru"},  # parallel TSV only
-    "split_sentences": False,  # plain text: a line is a document, split with razdel
-    "encoding": "utf-8",
-}
+# Every source key with its default, from the params schema (``path`` is required).
+SOURCE_DEFAULTS: dict[str, Any] = defaults_of(GenerationSource)
 
 
 @dataclass(frozen=True)
@@ -50,11 +44,25 @@ class SourceSentence:
     origin: str
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A source sentence that is not used: why, and the text as read."""
+
+    row: SourceSentence
+    reason: str
+    raw: str
+    detail: str | None = None  # a duplicate: the origin of the sentence it repeats
+
+
 @dataclass
 class SourceRead:
+    """The sentences used (in file order), how many were read, and every one skipped:
+    ``read == len(sentences) + sum(skipped.values())``."""
+
     sentences: list[SourceSentence]
     read: int
     skipped: dict[str, int]
+    skipped_rows: list[Skipped] = field(default_factory=list)
 
 
 def _settings(source_id: str, raw: dict[str, Any], params_path: Path) -> dict[str, Any]:
@@ -208,10 +216,10 @@ def read_source(
     """Read, clean and sample one source; ``need_lang`` is the side the generator reads."""
     s = _settings(source_id, raw, Path(params_path))
     path = Path(s["path"])
-    rows, read = READERS[s["format"]](path, s, source_id)
-    skipped: dict[str, int] = {}
+    rows, _lines = READERS[s["format"]](path, s, source_id)
+    skipped: list[Skipped] = []
     kept: list[SourceSentence] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # text -> origin of its first occurrence
     has_lang = False
     for row in rows:
         if need_lang in row.texts:
@@ -219,16 +227,16 @@ def read_source(
         raw_text = row.texts.get(need_lang, "") or ""
         fault = text_fault(raw_text)
         if fault is not None:
-            skipped[fault[0]] = skipped.get(fault[0], 0) + 1
+            skipped.append(Skipped(row, fault[0], raw_text, fault[1]))
             continue
         text = normalize_text(raw_text)
         if not text:
-            skipped["empty"] = skipped.get("empty", 0) + 1
+            skipped.append(Skipped(row, "empty", raw_text))
             continue
         if text in seen:
-            skipped["duplicate"] = skipped.get("duplicate", 0) + 1
+            skipped.append(Skipped(row, "duplicate", raw_text, f"of {seen[text]}"))
             continue
-        seen.add(text)
+        seen[text] = row.origin
         texts = {lang: normalize_text(t or "") for lang, t in row.texts.items()}
         kept.append(SourceSentence(row.source, texts, row.origin))
     if rows and not has_lang:
@@ -240,7 +248,16 @@ def read_source(
     n = s["n"]
     if n is not None and int(n) < len(kept):
         rng = np.random.default_rng([seed, int(stable_hash(source_id, length=8), 16)])
-        chosen = np.sort(rng.choice(len(kept), size=int(n), replace=False))
-        skipped["not_sampled"] = len(kept) - int(n)
-        kept = [kept[i] for i in chosen]
-    return SourceRead(kept, read, skipped)
+        chosen = set(np.sort(rng.choice(len(kept), size=int(n), replace=False)).tolist())
+        skipped += [
+            Skipped(row, "not_sampled", row.texts[need_lang])
+            for i, row in enumerate(kept)
+            if i not in chosen
+        ]
+        kept = [row for i, row in enumerate(kept) if i in chosen]
+    counts: dict[str, int] = {}
+    for entry in skipped:
+        counts[entry.reason] = counts.get(entry.reason, 0) + 1
+    # read: the sentences the reader gave (lines; with split_sentences, the sentences of
+    # every line), so that read = used + skipped
+    return SourceRead(kept, len(rows), counts, skipped)

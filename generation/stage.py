@@ -4,6 +4,20 @@ The stage reads and samples the generator's sources, cuts the inputs into shards
 worker (locally or through Ray) on every shard that is not already on disk, and
 assembles the shards into ``<out_dir>/<name>.parquet``. Each shard's seed depends only on
 its number, so a resumed run writes the same candidates as an uninterrupted one.
+
+Accounting (``rucola.stage``): the row of this stage is the source sentence.
+
+- ``read``: the sentences read from the generator's sources;
+- ``kept``: those that gave at least one candidate (one sentence may give several: the
+  candidates file holds ``candidates`` rows);
+- ``set_aside``: the others, by reason: skipped when the source was read (``empty``,
+  ``duplicate``, ``not_sampled``, ``control_character``, ``non_printing_character``;
+  see ``generation.sources``), ``no_output`` (the generator returned nothing for it, e.g.
+  no perturbation rule applies), or ``no_usable_output`` (every output was dropped).
+
+What happened to the model's outputs is counted apart, in ``outputs``: ``total`` outputs,
+of which ``dropped`` by reason (``same_as_source``, ``empty_output``, ``duplicate``,
+``control_character``, ``non_printing_character``) and the rest became candidates.
 """
 
 from __future__ import annotations
@@ -19,15 +33,25 @@ from typing import Any
 import pyarrow as pa
 
 from rucola.corpus.normalize import normalize_text, text_fault
+from rucola.corpus.schema import SET_ASIDE_SCHEMA
 from rucola.errors import RucolaError
 from rucola.generation.config import GeneratorConfig, generator_config
+from rucola.generation.ray_engine import run_ray
 from rucola.generation.schema import CANDIDATE_SCHEMA
-from rucola.generation.shards import ShardStore
-from rucola.generation.sources import read_source
-from rucola.io import stable_hash, write_json, write_parquet
+from rucola.generation.shards import ShardStore, shard_seed
+from rucola.generation.sources import Skipped, read_source
+from rucola.io import stable_hash, write_parquet
 from rucola.names import child
+from rucola.stage import StageRun
 
 ENGINES = ["local", "ray"]
+STAGE = "generate"
+NO_OUTPUT = "no_output"
+NO_USABLE_OUTPUT = "no_usable_output"
+# Bumped when what a shard records changes, so shards of an older run are not trusted.
+SHARD_FORMAT = "2"
+
+__all__ = ["ENGINES", "Item", "generate", "read_items", "shard_seed"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +61,7 @@ class Item:
     source: str
     text: str
     source_sentence: str
+    origin: str = ""  # file:line of the source sentence
 
 
 def input_language(cfg: GeneratorConfig) -> str:
@@ -45,8 +70,13 @@ def input_language(cfg: GeneratorConfig) -> str:
 
 
 def read_items(
-    cfg: GeneratorConfig, generate: dict[str, Any], params_path: str | Path
+    cfg: GeneratorConfig,
+    generate: dict[str, Any],
+    params_path: str | Path,
+    skipped: list[Skipped] | None = None,
 ) -> tuple[list[Item], dict[str, Any]]:
+    """The inputs of every source, and per source its counts; the sentences skipped on
+    the way are appended to ``skipped`` when given."""
     lang = input_language(cfg)
     items: list[Item] = []
     counts: dict[str, Any] = {}
@@ -59,40 +89,58 @@ def read_items(
             exc.message = f"generator '{cfg.name}': {exc.message}"
             raise
         counts[source_id] = {"read": read.read, "used": len(read.sentences), **read.skipped}
-        items += [Item(source_id, s.texts[lang], s.texts[lang]) for s in read.sentences]
+        items += [Item(source_id, s.texts[lang], s.texts[lang], s.origin) for s in read.sentences]
+        if skipped is not None:
+            skipped += read.skipped_rows
     return items, counts
-
-
-def shard_seed(seed: int, index: int) -> int:
-    return int(stable_hash(str(seed), str(index), length=8), 16)
 
 
 def _fingerprint(cfg: GeneratorConfig, items: list[Item], shard_size: int) -> str:
     settings = json.dumps(cfg.settings, sort_keys=True, default=str)
     texts = stable_hash(*(f"{i.source}\t{i.text}" for i in items), length=32)
-    return stable_hash(cfg.name, cfg.method, settings, str(cfg.seed), str(shard_size), texts)
+    return stable_hash(
+        SHARD_FORMAT, cfg.name, cfg.method, settings, str(cfg.seed), str(shard_size), texts
+    )
 
 
 def _rows(
     cfg: GeneratorConfig, items: list[Item], outputs: list[list[tuple[str, str]]]
 ) -> tuple[pa.Table, Counter[str]]:
+    """The candidates of one shard and the outputs dropped, by reason."""
+    table, stats = _shard(cfg, items, outputs)
+    return table, Counter(stats["dropped"])
+
+
+def _shard(
+    cfg: GeneratorConfig, items: list[Item], outputs: list[list[tuple[str, str]]]
+) -> tuple[pa.Table, dict[str, Any]]:
+    """The candidates of one shard and what its manifest records: the model's outputs
+    (``outputs``), those dropped by reason (``dropped``), and the inputs that gave no
+    candidate (``unused``: position -> [reason, detail])."""
     dropped: Counter[str] = Counter()
+    unused: dict[str, list[str | None]] = {}
     rows: dict[str, list[Any]] = {name: [] for name in CANDIDATE_SCHEMA.names}
-    for item, outs in zip(items, outputs, strict=True):
-        if not outs:
-            dropped["no_output"] += 1
+    n_outputs = 0
+    for position, (item, outs) in enumerate(zip(items, outputs, strict=True)):
+        n_outputs += len(outs)
+        mine: Counter[str] = Counter()
+        made = 0
         for generator, text in outs:
             fault = text_fault(text)  # a model can emit control characters too
-            if fault:
-                dropped[fault[0]] += 1
+            sentence = normalize_text(text) if fault is None else ""
+            reason = (
+                fault[0]
+                if fault
+                else "empty_output"
+                if not sentence
+                else "same_as_source"
+                if sentence == item.source_sentence
+                else None
+            )
+            if reason is not None:
+                mine[reason] += 1
                 continue
-            sentence = normalize_text(text)
-            if not sentence:
-                dropped["empty_output"] += 1
-                continue
-            if sentence == item.source_sentence:
-                dropped["same_as_source"] += 1
-                continue
+            made += 1
             rows["sentence"].append(sentence)
             rows["detailed_source"].append(item.source)
             rows["generator"].append(generator)
@@ -100,7 +148,17 @@ def _rows(
             rows["source_sentence"].append(item.source_sentence)
             rows["seed"].append(cfg.seed)
             rows["candidate_id"].append(stable_hash(sentence, generator, item.source_sentence))
-    return pa.table(rows, schema=CANDIDATE_SCHEMA), dropped
+        dropped.update(mine)
+        if not outs:
+            unused[str(position)] = [NO_OUTPUT, None]
+        elif not made:
+            unused[str(position)] = [NO_USABLE_OUTPUT, _detail(mine)]
+    stats = {"outputs": n_outputs, "dropped": dict(sorted(dropped.items())), "unused": unused}
+    return pa.table(rows, schema=CANDIDATE_SCHEMA), stats
+
+
+def _detail(reasons: Counter[str]) -> str:
+    return ", ".join(f"{reason}: {n}" for reason, n in sorted(reasons.items()))
 
 
 def _run_local(
@@ -111,6 +169,40 @@ def _run_local(
         write(index, worker(texts, shard_seed(seed, index)))
 
 
+def _source_rows(skipped: list[Skipped]) -> pa.Table:
+    """Skipped source sentences as set-aside rows (no ``sentence`` for unprintable text)."""
+    return pa.table(
+        {
+            "origin": [s.row.origin for s in skipped],
+            "raw": [s.raw for s in skipped],
+            "sentence": [None if text_fault(s.raw) else normalize_text(s.raw) for s in skipped],
+            "detailed_source": [s.row.source for s in skipped],
+        }
+    )
+
+
+def _item_rows(items: list[Item]) -> pa.Table:
+    return pa.table(
+        {
+            "origin": [i.origin for i in items],
+            "raw": [i.text for i in items],
+            "sentence": [i.source_sentence for i in items],
+            "detailed_source": [i.source for i in items],
+        }
+    )
+
+
+def _deduplicate(table: pa.Table) -> tuple[pa.Table, int]:
+    """The first of every candidate id (shards in order); how many repeats were dropped."""
+    first: set[str] = set()
+    keep = []
+    for position, cid in enumerate(table.column("candidate_id").to_pylist()):
+        if cid not in first:
+            first.add(cid)
+            keep.append(position)
+    return table.take(pa.array(keep, type=pa.int64())), table.num_rows - len(keep)
+
+
 def generate(
     name: str,
     generate_params: dict[str, Any],
@@ -118,23 +210,32 @@ def generate(
     progress: bool = False,
     stop_after: int | None = None,
 ) -> dict[str, Any]:
-    """Run generator ``name``; return its report. ``stop_after`` shards simulates a kill."""
+    """Run generator ``name``; return its report. ``stop_after`` shards simulates a kill.
+
+    The candidates file, the report and (with ``generate.rejected_dir``) the set-aside
+    source sentences appear together, after every shard is done; the shards are removed
+    only then, so a run that fails at the end resumes from them."""
     g = generate_params
     cfg = generator_config(g, name, params_path)
     key = f"generate.generators[{name!r}]"
     out = child(g["out_dir"], name, ".parquet", key)
     report_path = child(g["report_dir"], name, ".json", key)
+    rejected_dir = g.get("rejected_dir")
+    rejected = child(rejected_dir, name, ".parquet", key) if rejected_dir else None
     engine = g["engine"]
     if engine not in ENGINES:
         raise RucolaError(f"generate.engine must be one of {', '.join(ENGINES)}", params_path)
+    run = StageRun(
+        STAGE, report=report_path, out=out, rejected=rejected, set_aside_schema=SET_ASIDE_SCHEMA
+    )
     if not cfg.enabled:
-        write_parquet(CANDIDATE_SCHEMA.empty_table(), out)
-        report = {"generator": name, "enabled": False, "candidates": 0}
-        write_json(report, report_path)
-        return report
+        with run:
+            write_parquet(CANDIDATE_SCHEMA.empty_table(), run.path(out))
+            return run.finish(generator=name, enabled=False, candidates=0)
 
     started = time.perf_counter()
-    items, source_counts = read_items(cfg, g, params_path)
+    skipped: list[Skipped] = []
+    items, source_counts = read_items(cfg, g, params_path, skipped)
     shard_size = int(g["shard_size"])
     shards = [items[i : i + shard_size] for i in range(0, len(items), shard_size)]
     store = ShardStore(
@@ -145,21 +246,18 @@ def generate(
     if stop_after is not None:
         pending = pending[:stop_after]
 
-    dropped: Counter[str] = Counter()
     bar = _progress_bar(progress, len(items), name, sum(len(shards[i]) for i in pending))
 
     def write(index: int, outputs: list[list[tuple[str, str]]]) -> None:
-        table, shard_dropped = _rows(cfg, shards[index], outputs)
-        store.write(index, table, dict(shard_dropped))
+        table, stats = _shard(cfg, shards[index], outputs)
+        store.write(index, table, stats)
         bar(len(shards[index]))
 
     if pending:
         if engine == "ray":
-            from rucola.generation.ray_engine import run_ray
-
             run_ray(cfg, g, shards, pending, write)
         else:
-            from rucola.generation.workers import make_worker
+            from rucola.generation.workers import make_worker  # loads torch: only when used
 
             worker = make_worker(cfg, str(g["cache_dir"]))
             _run_local(worker, shards, pending, cfg.seed, write)
@@ -167,37 +265,71 @@ def generate(
     if stop_after is not None and store.completed < len(shards):
         return {"generator": name, "complete": False, "shards_done": store.completed}
 
-    table = store.read_all() if shards else CANDIDATE_SCHEMA.empty_table()
-    for stats in store.stats():
-        dropped.update(stats)
-    ids = table.column("candidate_id").to_pylist()
-    first: dict[str, int] = {}
-    keep = []
-    for position, cid in enumerate(ids):
-        if cid in first:
-            dropped["duplicate"] += 1
-        else:
-            first[cid] = position
-            keep.append(position)
-    table = table.take(pa.array(keep, type=pa.int64()))
-    write_parquet(table, out)
-    report = {
-        "generator": name,
-        "enabled": True,
-        "method": cfg.method,
-        "engine": engine,
-        "sources": source_counts,
-        "inputs": len(items),
-        "shards": len(shards),
-        "shards_resumed": resumed,
-        "candidates": table.num_rows,
-        "dropped": dict(sorted(dropped.items())),
-        "by_generator": dict(sorted(Counter(table.column("generator").to_pylist()).items())),
-    }
-    write_json(report, report_path)
+    with run:
+        run.count_read(sum(c["read"] for c in source_counts.values()))
+        for reason in dict.fromkeys(s.reason for s in skipped):
+            mine = [s for s in skipped if s.reason == reason]
+            run.set_aside(_source_rows(mine), reason, [s.detail for s in mine])
+        table = store.read_all() if shards else CANDIDATE_SCHEMA.empty_table()
+        table, repeats = _deduplicate(table)
+        report = _account(run, cfg, shards, store, table, repeats)
+        write_parquet(table, run.path(out))
+        report = run.finish(
+            generator=name,
+            enabled=True,
+            method=cfg.method,
+            engine=engine,
+            sources=source_counts,
+            inputs=len(items),
+            shards=len(shards),
+            shards_resumed=resumed,
+            **report,
+        )
     store.remove()
     report["seconds"] = round(time.perf_counter() - started, 2)
     return report
+
+
+def _account(
+    run: StageRun,
+    cfg: GeneratorConfig,
+    shards: list[list[Item]],
+    store: ShardStore,
+    table: pa.Table,
+    repeats: int,
+) -> dict[str, Any]:
+    """Count every input as kept or set aside; the report's figures on the outputs."""
+    produced = set(
+        zip(
+            table.column("detailed_source").to_pylist(),
+            table.column("source_sentence").to_pylist(),
+            strict=True,
+        )
+    )
+    outputs = 0
+    dropped: Counter[str] = Counter()
+    aside: dict[str, list[tuple[Item, str | None]]] = {}
+    kept = 0
+    for index, stats in enumerate(store.stats()):
+        outputs += int(stats["outputs"])
+        dropped.update(stats["dropped"])
+        for position, item in enumerate(shards[index]):
+            if (item.source, item.source_sentence) in produced:
+                kept += 1
+                continue
+            # no candidate in its shard, or only candidates that repeat earlier ones
+            reason, detail = stats["unused"].get(str(position), [NO_USABLE_OUTPUT, "duplicate"])
+            aside.setdefault(reason, []).append((item, detail))
+    if repeats:
+        dropped["duplicate"] += repeats
+    run.count_kept(kept)
+    for reason, entries in aside.items():
+        run.set_aside(_item_rows([i for i, _ in entries]), reason, [d for _, d in entries])
+    return {
+        "candidates": table.num_rows,
+        "outputs": {"total": outputs, "dropped": dict(sorted(dropped.items()))},
+        "by_generator": dict(sorted(Counter(table.column("generator").to_pylist()).items())),
+    }
 
 
 def _progress_bar(enabled: bool, total: int, name: str, todo: int) -> Callable[[int | None], None]:

@@ -16,12 +16,18 @@ same input are byte-identical)::
 
 The public ``test`` files have ``label = -1`` and null ``error_type``, ``domain`` and
 ``detailed_source``; the gold goes to ``private_dir/test_gold.parquet`` only.
+
+The public folder, the private folder and (from ``rucola release build``) the folder in the
+published CSV layout are staged and replace the previous ones together, once all are
+written (``rucola.stage``): a build that fails anywhere leaves the previous release as it
+was. Accounting: ``read`` is the split rows, ``kept`` the rows released (every row, in the
+``default`` config; a test row with its label hidden), ``set_aside`` is empty: a row the
+release could not take is an error naming the split file, never a silent loss.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +38,15 @@ import pyarrow.parquet as pq
 from rucola.corpus import schema
 from rucola.corpus.pin import id_scopes
 from rucola.errors import RucolaError
-from rucola.io import atomic_dir, file_sha256
+from rucola.io import file_sha256
+from rucola.release.card import render_card
+from rucola.release.compat import write_rucola_csv
+from rucola.release.layout import SplitFile
+from rucola.release.plots import category_plot, token_length_plot
+from rucola.stage import StageRun, read_frame, read_table
+
+STAGE = "release"
+__all__ = ["SplitFile", "build_release", "run_release"]
 
 RELEASE_COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source"]
 HIDDEN = ["error_type", "domain", "detailed_source"]  # with the label, null in public test
@@ -96,18 +110,6 @@ def arrow_schema() -> pa.Schema:
     return fields.with_metadata(meta)
 
 
-@dataclass(frozen=True)
-class SplitFile:
-    """One written parquet file: what the card's ``configs`` and ``dataset_info`` need."""
-
-    config: str
-    split: str
-    path: str  # relative to out_dir, POSIX
-    num_examples: int
-    num_bytes: int  # Arrow size, as ``datasets`` records it in its split info
-    file_size: int  # bytes on disk (the card's ``download_size``)
-
-
 def check_validated(input_path: Path, report_path: Path) -> None:
     """Refuse unless the report says success for exactly the bytes of ``input_path``."""
     if not report_path.is_file():
@@ -138,7 +140,7 @@ def check_validated(input_path: Path, report_path: Path) -> None:
 
 def read_split(input_path: Path) -> pd.DataFrame:
     """The split stage's rows, checked for what the release relies on."""
-    frame = pq.read_table(input_path).to_pandas()
+    frame = read_frame(input_path, "split data")
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
         raise RucolaError(f"missing column(s): {', '.join(missing)}", input_path)
@@ -223,6 +225,12 @@ LEDGER_SCHEMA = pa.schema(
 )
 
 
+# What the ledger needs of a side file of set-aside rows (``corpus.schema.SET_ASIDE_SCHEMA``;
+# ``detail``, ``sentence`` and ``domain`` are read where the file has them).
+LEDGER_INPUT = ["reason", "published_id", "published_split"]
+LEDGER_OPTIONAL = ["detail", "sentence", "domain"]
+
+
 def _rejected_files(params: dict) -> list[Path]:
     """Every side file of rows set aside on the way to the split data."""
     paths = [
@@ -252,10 +260,12 @@ def corrections_ledger(frame: pd.DataFrame, params: dict) -> pa.Table:
                 }
             )
     for path in _rejected_files(params):
-        table = pq.read_table(path)
-        if not {"published_id", "published_split"} <= set(table.column_names):
-            continue
-        rejected = table.to_pandas()
+        hint = "rebuild it with the stage that writes it"
+        table = read_table(path, "set-aside rows", hint=hint)
+        missing = [c for c in LEDGER_INPUT if c not in table.column_names]
+        if missing:
+            raise RucolaError(f"set-aside rows has no column {missing[0]!r}", path, hint=hint)
+        rejected = table.to_pandas().reindex(columns=[*LEDGER_INPUT, *LEDGER_OPTIONAL])
         rejected = rejected[rejected["published_id"].notna()]
         for row in rejected.to_dict(orient="records"):
             detail = row.get("detail")
@@ -310,9 +320,36 @@ def build_release(
     Raises ``RucolaError`` (naming the file) when the input is missing or was not validated
     as it is; nothing is written then. Both folders are swapped in only once both are built.
     """
-    from rucola.release.card import render_card
-    from rucola.release.plots import category_plot, token_length_plot
+    report = release(input_path, validation_report, params, out_dir, private_dir)
+    return report["configs"]
 
+
+def run_release(params: dict) -> dict[str, Any]:
+    """``rucola release build``: the ``release`` params' input, folders and report."""
+    section = params["release"]
+    return release(
+        section["input"],
+        section["validation"],
+        params,
+        section["out"],
+        section["private"],
+        compat_dir=section.get("compat"),
+        report=section.get("report"),
+    )
+
+
+def release(
+    input_path: str | Path,
+    validation_report: str | Path,
+    params: dict,
+    out_dir: str | Path,
+    private_dir: str | Path,
+    *,
+    compat_dir: str | Path | None = None,
+    report: str | Path | None = None,
+) -> dict[str, Any]:
+    """Build and swap in the public folder, the private folder and (``compat_dir``) the
+    CSV layout together; returns the report (written to ``report`` when given)."""
     input_path, report_path = Path(input_path), Path(validation_report)
     if not input_path.is_file():
         raise RucolaError("split data not found; run 'rucola split' first", input_path)
@@ -320,23 +357,34 @@ def build_release(
     data_sha256 = file_sha256(input_path)
     frame = read_split(input_path)
     configs = config_splits(frame)
+    ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
+    gold = gold_rows(frame)
 
-    with atomic_dir(out_dir) as public, atomic_dir(private_dir) as private:
+    run = StageRun(STAGE, report=report)
+    with run:
+        public, private = run.folder(out_dir), run.folder(private_dir)
+        compat = run.folder(compat_dir) if compat_dir is not None else None
+        run.count_read(len(frame))
         files = [
             _write_split(rows, public, config, split)
             for config, splits in configs.items()
             for split, rows in splits.items()
         ]
+        run.count_kept(sum(f.num_examples for f in files if f.config == TEST_CONFIG))
         token_length_plot(frame, public / PLOTS["token_lengths"])
         category_plot(frame[frame["split"] != "test"], public / PLOTS["error_types"])
         card = render_card(frame, files, params, data_sha256, features(), PLOTS)
         (public / "README.md").write_bytes(card.encode("utf-8"))
-        pq.write_table(gold_rows(frame), private / GOLD_FILE, compression=COMPRESSION)
-        ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
+        pq.write_table(gold, private / GOLD_FILE, compression=COMPRESSION)
         pq.write_table(ledger, private / LEDGER_FILE, compression=COMPRESSION)
         private.chmod(0o700)  # the gold stays private; the release is for reading
-
-    counts: dict[str, Any] = {}
-    for file in files:
-        counts.setdefault(file.config, {})[file.split] = file.num_examples
-    return counts
+        csv_counts = write_rucola_csv(frame, compat) if compat is not None else None
+        counts: dict[str, Any] = {}
+        for file in files:
+            counts.setdefault(file.config, {})[file.split] = file.num_examples
+        return run.finish(
+            configs=counts,
+            compat=csv_counts,
+            data_sha256=data_sha256,
+            private={GOLD_FILE: gold.num_rows, LEDGER_FILE: ledger.num_rows},
+        )

@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 import pandas as pd
 import yaml
 
 from rucola.corpus import schema
-
-if TYPE_CHECKING:
-    from rucola.release.build import SplitFile
+from rucola.release.layout import SplitFile
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "card.md.j2"

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from rucola.corpus.sources.rucola_csv import PUBLISHED_FILES
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, stable_hash
+from rucola.stage import read_frame
 
 # The labelled files of the published layout: name, domain, split (test.csv is unlabelled).
 LABELLED = [(name, domain, split) for name, (split, domain) in PUBLISHED_FILES.items() if domain]
@@ -25,34 +25,43 @@ def _csv(frame: pd.DataFrame, path: Path) -> None:
     path.write_text(frame.to_csv(index=False, lineterminator="\n"), encoding="utf-8")
 
 
+def write_rucola_csv(frame: pd.DataFrame, folder: str | Path) -> dict[str, int]:
+    """The split rows in the published layout, written into ``folder``; rows per file."""
+    folder = Path(folder)
+    frame = frame.sort_values(["split", "id"])
+    counts: dict[str, int] = {}
+    for name, domain, split in LABELLED:
+        part = frame[(frame["domain"] == domain) & (frame["split"] == split)]
+        table = pd.DataFrame(
+            {
+                "id": part["id"].astype("int64"),
+                "sentence": part["sentence"],
+                "acceptable": part["label"].astype("int64"),
+                "error_type": part["error_type"].where(part["label"] == 0, "0").fillna("0"),
+                "detailed_source": part["detailed_source"],
+            }
+        )
+        _csv(table, folder / name)
+        counts[name] = len(table)
+    test = frame[frame["split"] == "test"]
+    _csv(test[["id", "sentence"]], folder / "test.csv")
+    sample = pd.DataFrame(
+        {
+            "id": test["id"].astype("int64"),
+            "acceptable": [int(stable_hash(str(i)), 16) % 2 for i in test["id"]],
+        }
+    )
+    _csv(sample, folder / "sample_submission.csv")
+    counts["test.csv"] = len(test)
+    return counts
+
+
 def export_rucola_csv(split_path: str | Path, out_dir: str | Path) -> dict[str, int]:
+    """The split parquet in the published layout, on its own (``rucola release build``
+    writes it together with the release folders)."""
     split_path = Path(split_path)
     if not split_path.is_file():
         raise RucolaError("split data not found; run 'rucola split' first", split_path)
-    frame = pq.read_table(split_path).to_pandas().sort_values(["split", "id"])
-    counts: dict[str, int] = {}
+    frame = read_frame(split_path, "split data")
     with atomic_dir(out_dir) as tmp:
-        for name, domain, split in LABELLED:
-            part = frame[(frame["domain"] == domain) & (frame["split"] == split)]
-            table = pd.DataFrame(
-                {
-                    "id": part["id"].astype("int64"),
-                    "sentence": part["sentence"],
-                    "acceptable": part["label"].astype("int64"),
-                    "error_type": part["error_type"].where(part["label"] == 0, "0").fillna("0"),
-                    "detailed_source": part["detailed_source"],
-                }
-            )
-            _csv(table, tmp / name)
-            counts[name] = len(table)
-        test = frame[frame["split"] == "test"]
-        _csv(test[["id", "sentence"]], tmp / "test.csv")
-        sample = pd.DataFrame(
-            {
-                "id": test["id"].astype("int64"),
-                "acceptable": [int(stable_hash(str(i)), 16) % 2 for i in test["id"]],
-            }
-        )
-        _csv(sample, tmp / "sample_submission.csv")
-        counts["test.csv"] = len(test)
-    return counts
+        return write_rucola_csv(frame, tmp)

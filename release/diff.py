@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from rucola.corpus.pin import id_scopes, read_release_folder, sentence_key
+from rucola.corpus.dedup import sentence_key
+from rucola.corpus.pin import id_scopes, read_release_folder
 from rucola.corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
 from rucola.errors import RucolaError
 

@@ -51,7 +51,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             tmp_path.unlink()
 
 
-def _files(folder: Path) -> list[str]:
+def listed_files(folder: Path) -> list[str]:
     """Every file and link under ``folder`` but the manifest, as sorted POSIX paths."""
     found = []
     for root, dirs, names in os.walk(folder):
@@ -73,7 +73,7 @@ def check_replaceable(target: Path) -> None:
         raise RucolaError("exists and is not a folder rucola wrote; refusing to replace it", target)
     if not any(target.iterdir()):
         return
-    files = _files(target)
+    files = listed_files(target)
     try:
         manifest = json.loads((target / OWNER_FILE).read_text(encoding="utf-8"))
         listed = set(manifest["files"])
@@ -108,7 +108,7 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     old: Path | None = None
     try:
         yield tmp
-        manifest = {"files": _files(tmp), "written_by": "rucola"}
+        manifest = {"files": listed_files(tmp), "written_by": "rucola"}
         write_json(manifest, tmp / OWNER_FILE)
         check_replaceable(target)
         if target.exists():

@@ -1,237 +1,55 @@
-"""Reading ``params.yaml``: the file DVC tracks, merged over the defaults below.
+"""Reading ``params.yaml``: the file DVC tracks, checked against the schema in
+``rucola.settings`` and merged over its defaults.
 
-Defaults live in code so that a params file only needs what it changes; a key that is not
-known here is an error, because a typo in a threshold would otherwise be ignored silently.
+Defaults live in the schema so that a params file only needs what it changes. Anything
+wrong (an unknown key at any depth, a wrong type, a value out of range, a file that is not
+UTF-8 or not YAML) is one line naming the file given, the line in it and the dotted key,
+because a typo in a threshold would otherwise be ignored silently or end in a traceback.
 """
 
 from __future__ import annotations
 
-import copy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from rucola.errors import RucolaError
 from rucola.names import check_name, check_output_path
+from rucola.settings import (
+    DEFAULT_MARKS,
+    Params,
+    Problem,
+    cross_problems,
+    output_keys,
+    problems_of,
+    shown,
+)
 
-DEFAULT_MARKS: dict[str, str] = {
-    "": "acceptable",
-    "*": "unacceptable",
-    "*?": "unacceptable",
-    "?*": "unacceptable",
-    "??": "unacceptable",
-    "**": "unacceptable",
-    "?": "exclude",
-    "#": "exclude",
-    "%": "exclude",
-}
+__all__ = [
+    "DEFAULTS",
+    "DEFAULT_MARKS",
+    "NAMED_KEYS",
+    "OUTPUT_KEYS",
+    "PARAMS_FILE",
+    "check_keys",
+    "check_paths_and_names",
+    "load_params",
+    "lookup",
+    "optional_path",
+    "path_list",
+]
 
-# Mappings whose keys the user names (marks, generators, sources): merged whole, not checked.
-FREE_FORM = {"marks", "generators", "sources"}
+PARAMS_FILE = "params.yaml"
 
-DEFAULTS: dict[str, Any] = {
-    "extract": {
-        "sources": [{"path": "data/sample/in_domain", "type": None}],
-        "out": "data/interim/in_domain.parquet",
-        "rejected": "data/interim/rejected/extract.parquet",
-        "report": "reports/extract.json",
-        "marks": DEFAULT_MARKS,
-        "unknown_mark": "error",
-        "on_conflict": "reject",
-        "expand_alternations": True,
-        "normalize": True,  # false: text exactly as read (rebuilding a published release)
-        "deduplicate": True,  # false: repeated sentences kept (rebuilding a published release)
-        "fix_homoglyphs": True,
-        "artefacts": "reject",
-        "require_error_type": True,
-        "error_types": ["Morphology", "Syntax", "Semantics"],
-        "encoding": "utf-8",
-    },
-    "generate": {
-        "seed": 42,
-        "engine": "local",  # local | ray
-        "ray": {"address": None, "actors": 1, "gpus_per_actor": 0, "batch_size": 256},
-        "shard_size": 2000,
-        "out_dir": "data/interim/candidates",
-        "report_dir": "reports/generate",
-        "work_dir": ".cache/rucola/generation",
-        "cache_dir": ".cache/rucola",
-        "sources": {},
-        "generators": {},
-        "merge": {
-            "out": "data/interim/candidates.parquet",
-            "report": "reports/candidates.json",
-        },
-    },
-    "measure": {
-        "input": "data/interim/in_domain.parquet",
-        "out": "data/interim/measured.parquet",
-        "batch_rows": 10000,  # rows per streamed batch
-    },
-    "filter": {
-        "input": "data/interim/measured.parquet",
-        "out": "data/interim/filtered.parquet",
-        "rejected": "data/interim/rejected/filter.parquet",
-        "report": "reports/filter.json",
-        "plot": "reports/plots/token_lengths.csv",
-        "plot_png": "reports/plots/token_lengths.png",
-        "min_tokens": 4,
-        "max_tokens": 30,
-        "min_ipm": 1.0,
-        "min_high_freq_share": 0.6,
-        "frequency": {"source": "wordfreq", "path": []},  # rnc: [the dictionary file]
-        "near_duplicates": {
-            "enabled": True,
-            "threshold": 0.7,  # Jaccard of character shingles
-            "shingle": 5,
-            "num_perm": 64,
-            "seed": 42,
-        },
-        "reference": None,  # parquet files whose sentences rank first (screening)
-        "workers": None,  # processes for measuring; null: all cores
-    },
-    "screen": {
-        # Candidates through the filter's thresholds and duplicate step before annotation
-        # money is spent; thresholds come from the filter section.
-        "input": "data/interim/candidates_measured.parquet",
-        "out": "data/interim/screened.parquet",
-        "rejected": "data/interim/rejected/screen.parquet",
-        "report": "reports/screen.json",
-        "plot": "reports/plots/candidate_token_lengths.csv",
-        "plot_png": "reports/plots/candidate_token_lengths.png",
-        "reference": ["data/interim/in_domain.parquet"],
-    },
-    "split": {
-        "input": "data/interim/filtered.parquet",
-        "out": "data/interim/split.parquet",
-        "report": "reports/split.json",
-        "seed": 42,
-        "ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]},
-        "pin": [],  # previous releases whose rows keep their split
-    },
-    "validate": {
-        "input": "data/interim/split.parquet",
-        "report": "reports/validation.json",
-        "docs": "reports/validation_docs",
-        "max_split_deviation": 0.02,
-        "max_acceptable_share_deviation": 0.03,
-        "exempt_published": False,  # true: published rows skip the text checks (v1 as is)
-        "error_types": ["Morphology", "Syntax", "Semantics", "Hallucination"],
-    },
-    "baseline": {
-        "input": "data/interim/split.parquet",
-        "report": "reports/baseline.json",
-    },
-    "annotate": {
-        # Inputs: candidates to annotate, the golden set, people's answers.
-        "candidates": "data/interim/candidates.parquet",
-        "controls": ["data/sample/annotations/controls.tsv"],  # at most one golden set
-        "stage1": ["data/sample/annotations/stage1"],
-        "stage2": ["data/sample/annotations/stage2"],
-        "votes": [],
-        "output_field": "violation",
-        # Task pools (annotate export).
-        "export_dir": "data/interim/annotation_tasks",
-        "page_size": 5,
-        "controls_per_page": 1,
-        "seed": 42,
-        # Cleaning and aggregation (annotate merge).
-        "method": "majority",
-        "min_votes": 3,
-        "min_control_accuracy": 0.5,
-        "min_page_seconds": 30,
-        "out": "data/interim/annotated.parquet",
-        "report": "reports/annotation.json",
-        "workers": "reports/annotation_workers.csv",
-        "plot": "reports/plots/annotation_agreement.csv",
-        "plot_png": "reports/plots/annotation_agreement.png",
-        # Labelled out-of-domain rows into the corpus stream (annotate corpus).
-        "corpus": {
-            "input": "data/interim/in_domain.parquet",
-            "annotated": "data/interim/annotated.parquet",
-            "candidates": "data/interim/candidates.parquet",
-            "out": "data/interim/combined.parquet",
-            "rejected": "data/interim/rejected/annotate.parquet",
-            "report": "reports/annotate_corpus.json",
-        },
-        # The worker model of annotate simulate.
-        "simulate": {
-            "truth": None,
-            "out_dir": None,
-            "report": "reports/annotation_simulation.json",
-            "overlap": 3,
-            "max_overlap": 5,
-            "confidence": 0.75,
-            "workers": 60,
-            "accuracy": [0.75, 0.95],
-            "spammer_share": 0.2,
-            "not_sure_rate": 0.02,
-            "expired_rate": 0.02,
-            "stage2_workers": 20,
-            "stage2_accuracy": [0.8, 0.95],
-            "stage2_spammer_share": 0.05,
-            "methods": ["majority", "dawid_skene", "wawa", "glad"],
-        },
-    },
-    "release": {
-        "input": "data/interim/split.parquet",
-        "validation": "reports/validation.json",
-        "out": "data/release/rucola",
-        "private": "data/release/private",
-        "compat": "data/release/rucola_csv",
-        "changelog": "release/CHANGELOG.md",
-        "annotation_report": "reports/annotation.json",
-        "pretty_name": "RuCoLA: Russian Corpus of Linguistic Acceptability",
-        "license": "apache-2.0",
-    },
-}
-
+# Every key with its default, as plain data (a fresh copy per load_params call).
+DEFAULTS: dict[str, Any] = Params().model_dump()
 
 # Every params key whose value is a path a command writes or replaces (checked on load:
 # relative paths stay inside the repository, see ``rucola.names``).
-OUTPUT_KEYS = [
-    "extract.out",
-    "extract.rejected",
-    "extract.report",
-    "generate.out_dir",
-    "generate.report_dir",
-    "generate.work_dir",
-    "generate.cache_dir",
-    "generate.merge.out",
-    "generate.merge.report",
-    "measure.out",
-    "filter.out",
-    "filter.rejected",
-    "filter.report",
-    "filter.plot",
-    "filter.plot_png",
-    "screen.out",
-    "screen.rejected",
-    "screen.report",
-    "screen.plot",
-    "screen.plot_png",
-    "split.out",
-    "split.report",
-    "validate.report",
-    "validate.docs",
-    "baseline.report",
-    "annotate.export_dir",
-    "annotate.out",
-    "annotate.report",
-    "annotate.workers",
-    "annotate.plot",
-    "annotate.plot_png",
-    "annotate.corpus.out",
-    "annotate.corpus.rejected",
-    "annotate.corpus.report",
-    "annotate.simulate.out_dir",
-    "annotate.simulate.report",
-    "release.out",
-    "release.private",
-    "release.compat",
-    "release.changelog",
-]
+OUTPUT_KEYS = output_keys()
 # Mappings whose keys become file names: generate.generators.<name> (its candidates, report
 # and work folder) and generate.sources.<id> (its input fingerprint).
 NAMED_KEYS = ["generate.generators", "generate.sources"]
@@ -254,29 +72,44 @@ def path_list(value: object, key: str) -> list[str]:
         return [str(value)]
     if isinstance(value, list | tuple) and all(isinstance(v, str | Path) for v in value):
         return [str(v) for v in value if v]
-    raise RucolaError(f"{key} must be a path or a list of paths, not {value!r}", "params.yaml")
+    raise RucolaError(f"{key} must be a path or a list of paths, not {value!r}", PARAMS_FILE)
 
 
 def optional_path(value: object, key: str, what: str = "file") -> str | None:
     """:func:`path_list` for a key that names at most one input."""
     paths = path_list(value, key)
     if len(paths) > 1:
-        raise RucolaError(f"{key} names {len(paths)} files; give at most one {what}", "params.yaml")
+        raise RucolaError(f"{key} names {len(paths)} files; give at most one {what}", PARAMS_FILE)
     return paths[0] if paths else None
 
 
-def check_paths_and_names(params: dict[str, Any], path: str | Path = "params.yaml") -> None:
-    """Exit 1 naming the params key of the first output path that leaves the repository or
-    the first generator or source name that is not a plain name."""
+def _path_and_name_problems(params: dict[str, Any]) -> list[Problem]:
+    """Output paths that leave the repository, generator or source names that are not
+    plain names (they become file names)."""
+    problems = []
     for key in OUTPUT_KEYS:
         value = lookup(params, key)
-        if value is not None:  # optional outputs (annotate.simulate.out_dir) may be null
-            check_output_path(value, key, path)
+        if value is None:  # optional outputs (annotate.simulate.out_dir) may be null
+            continue
+        try:
+            check_output_path(value, key)
+        except RucolaError as exc:
+            problems.append(Problem(tuple(key.split(".")), exc.message, exc.hint))
     for key in NAMED_KEYS:
         mapping = lookup(params, key)
-        if isinstance(mapping, dict):
-            for name in mapping:
-                check_name(name, f"{key}[{name!r}]", path)
+        for name in mapping if isinstance(mapping, dict) else ():
+            try:
+                check_name(name, f"{key}[{name!r}]")
+            except RucolaError as exc:
+                problems.append(Problem((*key.split("."), name), exc.message, exc.hint))
+    return problems
+
+
+def check_paths_and_names(params: dict[str, Any], path: str | Path = PARAMS_FILE) -> None:
+    """Exit 1 naming the params key of the first output path that leaves the repository or
+    the first generator or source name that is not a plain name."""
+    for problem in _path_and_name_problems(params):
+        raise RucolaError(problem.text, path, hint=problem.hint)
 
 
 def check_keys(given: dict[str, Any], known: dict[str, Any], where: str, path: str | Path) -> None:
@@ -290,40 +123,117 @@ def check_keys(given: dict[str, Any], known: dict[str, Any], where: str, path: s
             )
 
 
-def _merge(base: dict[str, Any], override: dict[str, Any], where: str, path: Path) -> None:
-    for key, value in override.items():
-        if key not in base:
-            raise RucolaError(
-                f"unknown parameter '{where}{key}'",
-                path,
-                hint="check the spelling against the README's params table",
-            )
-        if isinstance(base[key], dict) and isinstance(value, dict) and key not in FREE_FORM:
-            _merge(base[key], value, f"{where}{key}.", path)
-        else:
-            base[key] = value
-
-
-def load_params(path: str | Path = "params.yaml") -> dict[str, Any]:
-    """Defaults overlaid with ``path`` (missing file: defaults alone)."""
-    params = copy.deepcopy(DEFAULTS)
-    path = Path(path)
-    if not path.exists():
-        return params
+def _read(path: Path) -> str:
+    if not path.is_file():
+        what = "is a folder, not a params file" if path.is_dir() else "params file not found"
+        raise RucolaError(what, path)
+    data = path.read_bytes()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RucolaError("not valid UTF-8 (save the params file as UTF-8)", path, line) from None
+
+
+def _parse(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
+    """The YAML node tree (for line numbers) and the data it holds."""
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader), yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise RucolaError(
-            f"not valid YAML: {exc}", path, None if line is None else line + 1
-        ) from exc
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        message = " ".join(f"{context + ': ' if context else ''}{problem}".split())
+        line = None if mark is None else mark.line + 1
+        raise RucolaError(f"not valid YAML: {message}", path, line) from None
+
+
+def _scalar(node: yaml.Node) -> str | None:
+    return node.value if isinstance(node, yaml.ScalarNode) else None
+
+
+def _line(root: yaml.Node | None, loc: tuple[str | int, ...]) -> int | None:
+    """The line of the deepest key (or list item) of ``loc`` that the file holds."""
+    node, line = root, None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            found = next(((k, v) for k, v in node.value if _scalar(k) == str(part)), None)
+            if found is None:
+                break
+            line, node = found[0].start_mark.line + 1, found[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if not 0 <= part < len(node.value):
+                break
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    if line is None and root is not None:
+        line = root.start_mark.line + 1
+    return line
+
+
+def _duplicates(node: yaml.Node | None, loc: tuple[str | int, ...] = ()) -> list[Problem]:
+    """Keys given twice in one mapping: YAML keeps the last silently."""
+    problems: list[Problem] = []
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for key, value in node.value:
+            name = _scalar(key)
+            if name is not None and name in seen:
+                message = f"given twice (first on line {seen[name]}); keep one"
+                line = key.start_mark.line + 1
+                problems.append(replace(Problem.at((*loc, name), message), line=line))
+            elif name is not None:
+                seen[name] = key.start_mark.line + 1
+            problems += _duplicates(value, (*loc, name if name is not None else "?"))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            problems += _duplicates(item, (*loc, i))
+    return problems
+
+
+def _problems(data: Any) -> tuple[list[Problem], dict[str, Any] | None]:
+    try:
+        model = Params.model_validate(data)
+    except ValidationError as exc:
+        return problems_of(exc), None
+    params = model.model_dump()
+    return cross_problems(model) + _path_and_name_problems(params), params
+
+
+def load_params(path: str | Path | None = None) -> dict[str, Any]:
+    """The params a command runs on, as plain nested data with every key filled in.
+
+    ``path`` None: ``params.yaml`` in the working directory if there is one, else the
+    schema's defaults. A path that is given must exist. Any problem is a ``RucolaError``
+    naming the file, the line and the dotted key (the first in file order, and how many
+    more there are)."""
+    if path is None:
+        if not Path(PARAMS_FILE).exists():
+            return Params().model_dump()
+        path = PARAMS_FILE
+    path = Path(path)
+    root, data = _parse(_read(path), path)
+    if data is None:  # an empty file, or comments only: the defaults
+        data = {}
     if not isinstance(data, dict):
-        raise RucolaError("expected a mapping of stage sections", path)
-    # Sections for later stages (generate, annotate, ...) are tolerated and passed through.
-    known = {k: v for k, v in data.items() if k in params}
-    _merge(params, known, "", path)
-    for key, value in data.items():
-        if key not in params:
-            params[key] = value
-    check_paths_and_names(params, path)
+        raise RucolaError(
+            f"must be a mapping of sections (extract:, filter:, ...), not {shown(data)}",
+            path,
+            _line(root, ()),
+        )
+    problems = _duplicates(root)
+    params = None
+    if not problems:
+        problems, params = _problems(data)
+    if problems:
+        lines = [p.line or _line(root, p.loc) for p in problems]
+        first = min(range(len(problems)), key=lambda i: (lines[i] is None, lines[i] or 0, i))
+        text = problems[first].text
+        if len(problems) > 1:
+            more = len(problems) - 1
+            text += f" (and {more} more problem{'s' if more > 1 else ''})"
+        raise RucolaError(text, path, lines[first], hint=problems[first].hint)
+    assert params is not None
     return params

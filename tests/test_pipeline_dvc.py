@@ -262,6 +262,24 @@ def test_switching_the_sources_in_params_and_back(project: Path):
     shutil.rmtree(project / "data/more")
 
 
+def test_paths_come_from_params_alone(project: Path):
+    """dvc.yaml interpolates its paths from params.yaml: moving an output there moves it
+    for DVC too, with no dvc.yaml edit, and reruns only the stage that writes it."""
+    sh("dvc", "repro", cwd=project)
+    params = yaml.safe_load((project / "params.yaml").read_text())
+    params["split"]["report"] = "reports/split_moved.json"
+    write_params(project, params)
+    assert "reports/split_moved.json" in sh("dvc", "stage", "list", cwd=project)
+    assert ran(sh("dvc", "repro", cwd=project)) == ["split"]
+    moved = json.loads((project / "reports/split_moved.json").read_text())
+    assert moved == json.loads((project / "reports/split.json").read_text())  # same run, moved
+    assert "reports/split_moved.json" in sh("dvc", "metrics", "show", cwd=project)
+    params["split"]["report"] = "reports/split.json"
+    write_params(project, params)
+    sh("dvc", "repro", cwd=project)
+    assert "up to date" in sh("dvc", "status", cwd=project)
+
+
 def test_params_that_name_no_answers_build_without_annotation(project: Path):
     params = yaml.safe_load((project / "params.yaml").read_text())
     saved = {k: params["annotate"][k] for k in ("controls", "stage1", "stage2", "votes")}

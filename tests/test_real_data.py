@@ -55,7 +55,7 @@ def test_foundation_checks_with_artefacts_kept(run_cli, tmp_path, shared_data):
     results = stages(run_cli, tmp_path, ["extract", "measure", "filter", "split", "validate"])
 
     extract = json.loads((tmp_path / "reports/extract.json").read_text())
-    assert extract["rows_read"] == extract["kept"] == len(source) == 8852
+    assert extract["read"] == extract["kept"] == len(source) == 8852
     expected = source.assign(a=source["acceptable"].astype(int)).groupby("detailed_source")["a"]
     for name, share in expected.mean().items():
         assert extract["per_source"][name]["acceptable_share"] == round(share, 4)

@@ -21,11 +21,11 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 import pandas as pd  # noqa: E402
-import pyarrow as pa  # noqa: E402
 
 from rucola.corpus.pin import id_scopes  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
-from rucola.io import atomic_dir, file_sha256, read_parquet, write_json  # noqa: E402
+from rucola.io import atomic_dir, file_sha256, write_json  # noqa: E402
+from rucola.stage import read_frame  # noqa: E402
 from rucola.validation.suite import (  # noqa: E402
     BALANCE,
     BALANCE_ID_COLUMNS,
@@ -124,12 +124,7 @@ def _context():
 
 
 def _read(input_path: Path) -> pd.DataFrame:
-    if not input_path.is_file():
-        raise RucolaError("input not found; run 'rucola split' first", input_path)
-    try:
-        frame = read_parquet(input_path)
-    except (pa.ArrowException, OSError) as exc:
-        raise RucolaError(f"not a readable parquet file: {exc}", input_path) from exc
+    frame = read_frame(input_path, hint="run 'rucola split' first")
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
         raise RucolaError(

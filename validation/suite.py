@@ -19,41 +19,22 @@ from typing import Any  # noqa: E402
 import great_expectations as gx  # noqa: E402
 import great_expectations.expectations as gxe  # noqa: E402
 import pandas as pd  # noqa: E402
+import pyarrow as pa  # noqa: E402
 from great_expectations.expectations.row_conditions import Column  # noqa: E402
 
 from rucola.corpus import schema  # noqa: E402
 from rucola.corpus.normalize import unprintable_class  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
+from rucola.settings import split_ratios as check_split_ratios  # noqa: E402
 
 ROWS = "rows"  # the split data
 BALANCE = "balance"  # the derived table of split sizes and label shares
 
-STRING_COLUMNS = [
-    "sentence",
-    "error_type",
-    "domain",
-    "detailed_source",
-    "mark",
-    "group",
-    "origin",
-    "split",
-]
-INTEGER_COLUMNS = ["label", "n_tokens", "id"]
-FLOAT_COLUMNS = ["high_freq_share"]
-REQUIRED_COLUMNS = [
-    "sentence",
-    "label",
-    "error_type",
-    "domain",
-    "detailed_source",
-    "mark",
-    "group",
-    "origin",
-    "n_tokens",
-    "high_freq_share",
-    "split",
-    "id",
-]
+# The split row's columns by type, from the one schema (``corpus.schema``).
+STRING_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_string)
+INTEGER_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_integer)
+FLOAT_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_floating)
+REQUIRED_COLUMNS = schema.SPLIT_ROW_SCHEMA.names
 # Not null for labelled rows; an unlabelled published test row (label -1) has neither.
 LABELLED_ONLY_COLUMNS = {"domain", "detailed_source"}
 NULLABLE_COLUMNS = {"error_type", *LABELLED_ONLY_COLUMNS}
@@ -155,13 +136,7 @@ def split_ratios(params: dict[str, Any], domain: str) -> list[float]:
     ratios = _section(params, "split").get("ratios", {}).get(domain)
     if ratios is None:
         raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
-    ratios = [float(r) for r in ratios]
-    if len(ratios) != len(schema.SPLITS) or any(r < 0 for r in ratios):
-        raise RucolaError(
-            f"split.ratios.{domain} must be three non-negative numbers, not {ratios}",
-            "params.yaml",
-        )
-    return ratios
+    return check_split_ratios(ratios, f"split.ratios.{domain}")
 
 
 def row_checks(params: dict[str, Any]) -> list[Check]:

@@ -5,6 +5,12 @@ provenance (``detailed_source``, ``generator``, ``method``), the annotation its 
 category. Only ``labelled`` tasks become rows; every other annotated task is set aside
 with a reason (``unknown_candidate``, ``pending``, ``set_aside:<why>``, a duplicate...),
 so that annotated = added + set aside. Candidates nobody has annotated yet are counted.
+
+The report has the standard keys of a row stage (``rucola.stage``): ``read`` (in-domain
+rows plus annotated tasks), ``kept`` (the rows written: every in-domain row and the added
+out-of-domain ones) and ``set_aside`` (reason -> count). "The same sentence" (a duplicate
+among the candidates, or of an in-domain row) is ``corpus.dedup.sentence_key``; unlike
+extraction, two labelled copies with the same label but different categories conflict.
 """
 
 from __future__ import annotations
@@ -17,13 +23,17 @@ import pandas as pd
 import pyarrow as pa
 
 from rucola.corpus import schema
+from rucola.corpus.dedup import sentence_key
 from rucola.corpus.normalize import normalize_text
 from rucola.errors import RucolaError
-from rucola.io import read_parquet, write_json, write_parquet
+from rucola.stage import StageRun, read_frame
 
-EXTRA_COLUMNS = ["generator", "method"]
-CANDIDATE_COLUMNS = ["candidate_id", "sentence", "detailed_source", "generator", "method"]
+EXTRA_COLUMNS = [field.name for field in schema.OUT_OF_DOMAIN_FIELDS]
+# What this stage reads of a candidate and of an annotated task.
+CANDIDATE_COLUMNS = ["candidate_id", "sentence", "detailed_source", *EXTRA_COLUMNS]
 PROVENANCE_COLUMNS = ["candidate_id", "source_sentence", "seed"]
+ROW_SCHEMA = pa.schema([*schema.BASE_SCHEMA, *schema.OUT_OF_DOMAIN_FIELDS])
+SET_ASIDE_SCHEMA = schema.set_aside_schema(ROW_SCHEMA)
 TASK_COLUMNS = ["id", "label", "error_type", "status"]
 
 UNKNOWN_CANDIDATE = "unknown_candidate"
@@ -36,13 +46,18 @@ CONFLICTING_LABELS = "conflicting_labels"
 
 
 def _rejected_row(task: dict[str, Any], reason: str, detail: str | None = None) -> dict[str, Any]:
+    """A task set aside: the set-aside schema's columns (``raw`` is the sentence shown)."""
     return {
         "origin": f"annotations:{task['id']}",
-        "raw": task.get("sentence"),
+        "raw": _value(task.get("sentence")),
         "reason": reason,
-        "sentence": task.get("candidate_sentence"),
-        "detailed_source": task.get("detailed_source"),
         "detail": detail,
+        "sentence": task.get("candidate_sentence"),
+        "domain": schema.OUT_OF_DOMAIN,
+        "detailed_source": _value(task.get("detailed_source")),
+        "group": task["id"],
+        "generator": _value(task.get("generator")),
+        "method": _value(task.get("method")),
     }
 
 
@@ -80,7 +95,9 @@ def merge_into_corpus(
     by_id = candidates.assign(candidate_id=candidates["candidate_id"].astype(str)).set_index(
         "candidate_id"
     )
-    in_domain_sentences = set(in_domain["sentence"]) if "sentence" in in_domain else set()
+    in_domain_sentences = (
+        {sentence_key(s) for s in in_domain["sentence"]} if "sentence" in in_domain else set()
+    )
     rows: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
     for task in annotated.sort_values("id", kind="stable").to_dict("records"):
@@ -91,7 +108,8 @@ def merge_into_corpus(
         candidate = by_id.loc[task["id"]]
         sentence = normalize_text(str(candidate["sentence"]))
         task["candidate_sentence"] = sentence
-        task["detailed_source"] = candidate["detailed_source"]
+        for column in ("detailed_source", *EXTRA_COLUMNS):
+            task[column] = candidate[column]
         status = str(task["status"])
         if status == PENDING or status.startswith(PENDING):
             rejected.append(_rejected_row(task, PENDING, _value(task.get("reason"))))
@@ -100,7 +118,7 @@ def merge_into_corpus(
             rejected.append(_rejected_row(task, status))
             continue
         shown = _value(task.get("sentence"))
-        if shown is not None and normalize_text(str(shown)) != sentence:
+        if shown is not None and sentence_key(str(shown)) != sentence_key(sentence):
             rejected.append(_rejected_row(task, SENTENCE_MISMATCH, f"candidate: {sentence}"))
             continue
         label = int(task["label"])
@@ -108,7 +126,7 @@ def merge_into_corpus(
         if label == schema.UNACCEPTABLE and error_type not in schema.ALL_ERROR_TYPES:
             rejected.append(_rejected_row(task, MISSING_ERROR_TYPE, str(error_type)))
             continue
-        if sentence in in_domain_sentences:
+        if sentence_key(sentence) in in_domain_sentences:
             rejected.append(_rejected_row(task, DUPLICATE_OF_IN_DOMAIN))
             continue
         provenance = {
@@ -142,18 +160,19 @@ def merge_into_corpus(
         if column not in base.columns:
             base[column] = None
     combined = pd.concat([base, ood.reindex(columns=base.columns)], ignore_index=True)
-    rejected_frame = pd.DataFrame(rejected, columns=schema.REJECTED_SCHEMA.names)
-    reasons = rejected_frame["reason"].value_counts()
+    rejected_frame = pd.DataFrame(rejected, columns=SET_ASIDE_SCHEMA.names)
     annotated_ids = set(annotated["id"].astype(str))
     counts = {
+        "read": int(len(in_domain) + len(annotated)),
+        "kept": int(len(combined)),
+        "set_aside": {
+            str(k): int(v) for k, v in sorted(rejected_frame["reason"].value_counts().items())
+        },
         "in_domain": int(len(in_domain)),
         "candidates": int(len(candidates)),
         "annotated": int(len(annotated)),
         "out_of_domain_added": int(len(ood)),
         "not_annotated": int(len(set(by_id.index) - annotated_ids)),
-        "set_aside": int(len(rejected_frame)),
-        "set_aside_by_reason": {str(k): int(v) for k, v in sorted(reasons.items())},
-        "rows": int(len(combined)),
         "by_label": {str(k): int(v) for k, v in sorted(ood["label"].value_counts().items())},
         "by_error_type": {
             str(k): int(v) for k, v in sorted(ood["error_type"].value_counts().items())
@@ -166,7 +185,7 @@ def _deduplicate(rows: list[dict[str, Any]], rejected: list[dict[str, Any]]) -> 
     """Exact duplicates keep the first (by candidate id); conflicting labels lose all."""
     by_sentence: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
-        by_sentence.setdefault(row["sentence"], []).append(row)
+        by_sentence.setdefault(sentence_key(row["sentence"]), []).append(row)
     kept = []
     for copies in by_sentence.values():
         labels = {(r["label"], r["error_type"]) for r in copies}
@@ -189,26 +208,37 @@ def read_candidates(path: str | Path) -> pd.DataFrame:
         files = sorted(path.rglob("*.parquet"))
         if not files:
             raise RucolaError("no parquet files in the candidates folder", path)
-        return pd.concat([read_parquet(f) for f in files], ignore_index=True)
+        return pd.concat([read_frame(f, "candidates file") for f in files], ignore_index=True)
     if not path.is_file():
         raise RucolaError("no such file or folder", path)
-    return read_parquet(path)
+    return read_frame(path, "candidates file")
 
 
 def output_schema(frame: pd.DataFrame) -> pa.Schema | None:
     """The base schema plus ``generator``/``method`` when the rows hold nothing else."""
     if list(frame.columns) == [*schema.BASE_COLUMNS, *EXTRA_COLUMNS]:
-        return pa.schema([*schema.BASE_SCHEMA, ("generator", pa.string()), ("method", pa.string())])
+        return ROW_SCHEMA
     return None
 
 
 def run_corpus_merge(section: dict[str, Any]) -> dict[str, Any]:
     """The DVC stage: read the three inputs, write rows, set-aside rows and the report."""
-    in_domain = read_parquet(section["input"])
-    candidates = read_candidates(section["candidates"])
-    annotated = read_parquet(section["annotated"])
-    combined, rejected, counts = merge_into_corpus(in_domain, candidates, annotated)
-    write_parquet(combined, section["out"], output_schema(combined))
-    write_parquet(rejected, section["rejected"], schema.REJECTED_SCHEMA)
-    write_json(counts, section["report"])
-    return counts
+    with StageRun(
+        "annotate",
+        report=section["report"],
+        out=section["out"],
+        rejected=section["rejected"],
+        set_aside_schema=SET_ASIDE_SCHEMA,
+    ) as run:
+        in_domain = read_frame(section["input"], "in-domain input")
+        candidates = read_candidates(section["candidates"])
+        annotated = read_frame(
+            section["annotated"], "annotated tasks file", hint="run 'rucola annotate merge' first"
+        )
+        combined, rejected, counts = merge_into_corpus(in_domain, candidates, annotated)
+        run.count_read(counts.pop("read"))
+        for key in ("kept", "set_aside"):  # counted again by the run, which checks the sums
+            counts.pop(key)
+        table = pa.Table.from_pandas(rejected, preserve_index=False)
+        run.set_aside(table, table["reason"].to_pylist(), table["detail"].to_pylist())
+        return run.finish(combined, output_schema(combined), **counts)

@@ -18,17 +18,24 @@ import numpy as np
 import pandas as pd
 
 from rucola.corpus.annotations import toloka as tl
+from rucola.corpus.annotations.aggregate import PENDING
 from rucola.corpus.annotations.categories import ERROR_TYPES
+from rucola.corpus.annotations.merge import merge_votes
 from rucola.corpus.annotations.votes import (
     LONG_STAGE1,
     STAGE1_FIELD,
     STAGE2_REQUIRED,
     UNACCEPTABLE_LABEL,
+    has_suffix,
     normalise_token,
+    read_stage1,
 )
 from rucola.errors import RucolaError
-from rucola.io import read_parquet, stable_hash, write_json
+from rucola.io import stable_hash, write_json
 from rucola.params import optional_path
+from rucola.stage import StageRun, read_frame
+
+STAGE = "annotate_export"
 
 CONTROL_COLUMNS = ["id", "sentence", "label", "error_type", "hint"]
 TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
@@ -200,16 +207,16 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     """
     path = Path(path)
     if path.is_dir():
-        files = sorted(path.rglob("*.parquet"))
+        files = sorted(p for p in path.rglob("*") if p.is_file() and has_suffix(p, ".parquet"))
         if not files:
             raise RucolaError("no parquet files in the candidates folder", path)
-        frame = pd.concat([read_parquet(f) for f in files], ignore_index=True)
+        frame = pd.concat([read_frame(f, "candidates") for f in files], ignore_index=True)
     elif not path.exists():
         raise RucolaError("no such file or folder", path)
-    elif path.suffix == ".parquet":
-        frame = read_parquet(path)
+    elif has_suffix(path, ".parquet"):
+        frame = read_frame(path, "candidates")
     else:
-        frame = tl.read_table(path, "\t" if path.suffix == ".tsv" else ",")
+        frame = tl.read_table(path, "\t" if has_suffix(path, ".tsv") else ",")
     key = "candidate_id" if "candidate_id" in frame.columns else "id"
     if key not in frame.columns or "sentence" not in frame.columns:
         raise RucolaError(
@@ -233,8 +240,11 @@ def export_pool(
     page_size: int,
     controls_per_page: int,
     seed: int,
+    run: StageRun | None = None,
 ) -> dict[str, Any]:
-    """Write ``stage<N>_tasks.tsv``, ``stage<N>_tasks.json`` (Label Studio) and a manifest."""
+    """Write ``stage<N>_tasks.tsv``, ``stage<N>_tasks.json`` (Label Studio) and a manifest;
+    returns the manifest. With ``run``, the pool files are staged and the manifest is left
+    to the caller, who finishes the run with it as the report."""
     usable = stage_controls(controls, stage)
     overlap = set(usable["id"]) & set(tasks["id"])
     if overlap:
@@ -245,10 +255,9 @@ def export_pool(
         tasks["id"].tolist(), usable["id"].tolist(), page_size, controls_per_page, rng
     )
     pool = pool_frame(stage, pages, dict(zip(tasks["id"], tasks["sentence"], strict=True)), usable)
-    out_dir = Path(out_dir)
-    tsv = out_dir / f"stage{stage}_tasks.tsv"
-    tl.write_toloka(pool, tsv)
-    write_json(label_studio_tasks(pool, page_size), out_dir / f"stage{stage}_tasks.json")
+    tsv, tasks_json, manifest_path = pool_files(out_dir, stage)
+    tl.write_toloka(pool, run.path(tsv) if run else tsv)
+    write_json(label_studio_tasks(pool, page_size), run.path(tasks_json) if run else tasks_json)
     manifest = {
         "stage": stage,
         "tasks": int(len(tasks)),
@@ -260,8 +269,19 @@ def export_pool(
         "seed": int(seed),
         "pool_id": stable_hash(*pool[tl.INPUT_ID].tolist()),
     }
-    write_json(manifest, out_dir / f"stage{stage}_manifest.json")
+    if run is None:
+        write_json(manifest, manifest_path)
     return manifest
+
+
+def pool_files(out_dir: str | Path, stage: int) -> tuple[Path, Path, Path]:
+    """The pool (Toloka TSV), its Label Studio twin and its manifest."""
+    out_dir = Path(out_dir)
+    return (
+        out_dir / f"stage{stage}_tasks.tsv",
+        out_dir / f"stage{stage}_tasks.json",
+        out_dir / f"stage{stage}_manifest.json",
+    )
 
 
 def stage2_tasks(annotated: pd.DataFrame) -> pd.DataFrame:
@@ -271,3 +291,102 @@ def stage2_tasks(annotated: pd.DataFrame) -> pd.DataFrame:
         & (annotated["n_votes_stage2"] == 0)
     ]
     return chosen[["id", "sentence"]].sort_values("id", kind="stable").reset_index(drop=True)
+
+
+def _stage2_pool(
+    section: dict[str, Any],
+    run: StageRun,
+    *,
+    candidates: str | Path | None,
+    stage1: Sequence[str | Path],
+    votes: Sequence[str | Path],
+    method: str | None,
+    output_field: str | None,
+) -> pd.DataFrame:
+    """The stage-2 tasks from the stage-1 answers; every stage-1 task counted."""
+    votes1 = read_stage1(stage1, votes, output_field or section["output_field"])
+    result = merge_votes(
+        votes1,
+        None,
+        method=method or section["method"],
+        min_votes=int(section["min_votes"]),
+        min_control_accuracy=float(section["min_control_accuracy"]),
+        min_page_seconds=section["min_page_seconds"],
+    )
+    tasks = stage2_tasks(result.tasks)
+    run.count_read(len(result.tasks))
+    others = result.tasks[~result.tasks["id"].isin(tasks["id"])]
+    acceptable = others["stage1_label"].astype("Int64") == 1
+    run.set_aside(
+        others[["id", "sentence"]].rename(columns={"id": "origin"}),
+        [
+            "acceptable_at_stage1" if ok else f"{PENDING}:{reason}"
+            for ok, reason in zip(acceptable.fillna(False), others["reason"], strict=True)
+        ],
+    )
+    if tasks["sentence"].isna().any():
+        known = read_tasks(candidates or section["candidates"]).set_index("id")["sentence"]
+        tasks["sentence"] = tasks["sentence"].fillna(tasks["id"].map(known))
+    unknown = tasks["sentence"].isna()
+    if unknown.any():
+        raise RucolaError(
+            f"no sentence for task {tasks.loc[unknown, 'id'].iloc[0]!r}",
+            hint="the stage-1 export lacks INPUT:sentence and the candidates lack the id",
+        )
+    return tasks
+
+
+def run_export(
+    section: dict[str, Any],
+    stage: int = 1,
+    *,
+    out_dir: str | Path | None = None,
+    candidates: str | Path | None = None,
+    controls: str | Path | None = None,
+    stage1: Sequence[str | Path] | None = None,
+    votes: Sequence[str | Path] | None = None,
+    method: str | None = None,
+    output_field: str | None = None,
+) -> dict[str, Any]:
+    """``rucola annotate export``: options left out default to the ``annotate`` params.
+
+    Stage 1: every candidate (``read`` = candidates, all ``kept``). Stage 2: the sentences
+    the stage-1 answers judge unacceptable (``read`` = stage-1 tasks; the others set aside
+    as ``acceptable_at_stage1`` or ``pending:<why>``). ``stage1``/``votes`` given replace
+    the params' answers as a whole. Returns the manifest, which names the golden set used
+    (``golden_set``, null without one). The pool, its Label Studio twin and the manifest
+    appear together."""
+    golden_path = control_path(controls or section["controls"])
+    golden = read_controls(golden_path)
+    out_dir = out_dir or section["export_dir"]
+    tsv, tasks_json, manifest_path = pool_files(out_dir, stage)
+    with StageRun(STAGE, report=manifest_path, outputs=[tsv, tasks_json]) as run:
+        if stage == 1:
+            tasks = read_tasks(candidates or section["candidates"])
+            run.count_read(len(tasks))
+        else:
+            answers = (list(stage1 or []), list(votes or []))
+            if not any(answers):
+                answers = (list(section["stage1"] or []), list(section["votes"] or []))
+            tasks = _stage2_pool(
+                section,
+                run,
+                candidates=candidates,
+                stage1=answers[0],
+                votes=answers[1],
+                method=method,
+                output_field=output_field,
+            )
+        run.count_kept(len(tasks))
+        manifest = export_pool(
+            stage,
+            tasks,
+            golden,
+            out_dir,
+            page_size=int(section["page_size"]),
+            # No golden set named (annotate.controls: []): pages without control tasks.
+            controls_per_page=int(section["controls_per_page"]) if golden_path else 0,
+            seed=int(section["seed"]),
+            run=run,
+        )
+        return run.finish(**manifest, golden_set=str(golden_path) if golden_path else None)

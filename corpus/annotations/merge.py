@@ -1,26 +1,45 @@
 """The merge: exports in, one labelled row per task out, plus the annotation report.
 
-``merge_votes`` works on vote tables (so that ``simulate`` can call it without files);
-``run_merge`` reads the files named in params or on the command line, and writes the
-annotated table, ``reports/annotation.json``, the worker table and the agreement plot only
-after everything has been read and checked, so a failure leaves no output behind.
+``merge_votes`` works on vote tables (so that ``simulate`` and ``export`` can call it
+without files); ``run_merge`` reads the files named in params or on the command line, and
+stages the annotated table, ``reports/annotation.json``, the worker table and the agreement
+plot, which move into place together once all of them are written (``rucola.stage``), so
+a failure leaves the previous outputs as they were.
+
+Accounting (``rucola.stage``): the row of this stage is the task (a sentence people
+answered on; control tasks are not tasks).
+
+- ``read``: the tasks with at least one answer row;
+- ``kept``: the ``labelled`` ones, which ``annotate corpus`` adds to the corpus;
+- ``set_aside``: the others, by ``pending:<why>`` (``too_few_votes``, ``tie``,
+  ``awaiting_stage2``, ``stage2_too_few_votes``: more answers may label them) or
+  ``set_aside:<why>`` (stage 2 found several categories, ``other``, or no majority).
+
+Every task, labelled or not, stays in the annotated table with its status, since the next
+round and ``annotate corpus`` need them. Votes are counted apart, per stage, in ``votes``
+(read = used + control + dropped by reason).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 
-from rucola.corpus.annotations.aggregate import LABELLED, aggregate_stage1, check_method
+from rucola.corpus.annotations.aggregate import LABELLED, PENDING, aggregate_stage1, check_method
 from rucola.corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
-from rucola.corpus.annotations.cleaning import USED, Cleaned, clean
+from rucola.corpus.annotations.cleaning import USED, clean
+from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
+from rucola.corpus.annotations.result import MergeResult, status_counts
 from rucola.corpus.annotations.votes import STAGE1_FIELD, read_stage1, read_stage2
-from rucola.io import write_json, write_parquet
+from rucola.io import write_parquet
+from rucola.stage import StageRun
+
+STAGE = "annotate_merge"
+__all__ = ["ANNOTATED_SCHEMA", "MergeResult", "merge_votes", "run_merge", "status_counts"]
 
 ANNOTATED_SCHEMA = pa.schema(
     [
@@ -41,14 +60,6 @@ ANNOTATED_SCHEMA = pa.schema(
         ("method", pa.string()),
     ]
 )
-
-
-@dataclass
-class MergeResult:
-    tasks: pd.DataFrame  # one row per task, ANNOTATED_SCHEMA
-    stage1: Cleaned
-    stage2: Cleaned | None
-    method: str
 
 
 def control_tasks(votes: pd.DataFrame) -> set[str]:
@@ -117,8 +128,11 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def status_counts(tasks: pd.DataFrame) -> dict[str, int]:
-    return {str(k): int(v) for k, v in sorted(tasks["status"].value_counts().items())}
+def task_reason(status: str, reason: Any) -> str:
+    """Why a task is not labelled: ``pending:<why>`` or its ``set_aside:<why>`` status."""
+    if status == PENDING:
+        return f"{PENDING}:{reason}" if isinstance(reason, str) and reason else PENDING
+    return status
 
 
 def run_merge(
@@ -135,9 +149,10 @@ def run_merge(
     plot: str | Path,
     plot_png: str | Path,
 ) -> dict[str, Any]:
-    """Read, merge, then write everything; returns the report."""
-    from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
+    """Read, merge, then write everything at once; returns the report.
 
+    Params that name no answers at all give an empty round (no rows, a report that says
+    so); a file or folder that is named but holds no answer is an error."""
     check_method(method)
     votes1 = read_stage1(stage1, votes, output_field)
     votes2 = read_stage2(stage2) if stage2 else None
@@ -154,8 +169,22 @@ def run_merge(
         "stage1": sorted({str(s) for s in votes1["source"]}),
         "stage2": sorted({str(s) for s in votes2["source"]}) if votes2 is not None else [],
     }
-    write_parquet(result.tasks, out, ANNOTATED_SCHEMA)
-    write_workers(result, workers)
-    write_agreement_plot(data, plot, plot_png)
-    write_json(data, report)
-    return data
+    tasks = result.tasks
+    with StageRun(STAGE, report=report, out=out, outputs=[workers, plot, plot_png]) as run:
+        run.count_read(len(tasks))
+        labelled = tasks["status"] == LABELLED
+        run.count_kept(int(labelled.sum()))
+        others = tasks[~labelled]
+        run.set_aside(
+            pd.DataFrame(
+                {
+                    "origin": "annotations:" + others["id"].astype(str),
+                    "sentence": others["sentence"],
+                }
+            ),
+            [task_reason(s, r) for s, r in zip(others["status"], others["reason"], strict=True)],
+        )
+        write_parquet(tasks, run.path(out), ANNOTATED_SCHEMA)
+        write_workers(result, run.path(workers))
+        write_agreement_plot(data, run.path(plot), run.path(plot_png))
+        return run.finish(**data)

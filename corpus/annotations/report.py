@@ -20,7 +20,7 @@ from rucola.corpus.annotations.agreement import (
     worker_agreement,
 )
 from rucola.corpus.annotations.cleaning import USED, WORKER_COLUMNS, Cleaned
-from rucola.corpus.annotations.merge import MergeResult, status_counts
+from rucola.corpus.annotations.result import MergeResult, status_counts
 from rucola.corpus.annotations.votes import NO_VIOLATION
 from rucola.io import atomic_path, write_text
 

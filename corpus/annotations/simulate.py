@@ -30,18 +30,21 @@ from rucola.corpus.annotations import toloka as tl
 from rucola.corpus.annotations.aggregate import METHODS
 from rucola.corpus.annotations.categories import ERROR_TYPES
 from rucola.corpus.annotations.export import make_pages, stage_controls
-from rucola.corpus.annotations.merge import MergeResult, merge_votes
+from rucola.corpus.annotations.merge import merge_votes
+from rucola.corpus.annotations.result import MergeResult
 from rucola.corpus.annotations.votes import (
     CATEGORIES,
     NO_VIOLATION,
     NOT_SURE,
     STAGE1_FIELD,
     STAGE2_FIELDS,
+    has_suffix,
     stage1_from_toloka,
     stage2_from_toloka,
 )
 from rucola.errors import RucolaError
-from rucola.io import read_parquet, stable_hash
+from rucola.io import stable_hash
+from rucola.stage import read_frame
 
 TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
 STAGE2_CHOICES = [*CATEGORIES, NO_VIOLATION]
@@ -87,11 +90,11 @@ def read_truth(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
         raise RucolaError("no such file", path)
-    if path.suffix == ".parquet":
-        frame = read_parquet(path)
+    if has_suffix(path, ".parquet"):
+        frame = read_frame(path, "truth table")
         lines = pd.Series(np.arange(len(frame)) + 2)
     else:
-        frame = tl.read_table(path, "\t" if path.suffix == ".tsv" else ",")
+        frame = tl.read_table(path, "\t" if has_suffix(path, ".tsv") else ",")
         lines = frame[tl.LINE]
     if "id" not in frame.columns and "candidate_id" in frame.columns:
         frame = frame.rename(columns={"candidate_id": "id"})

@@ -70,18 +70,38 @@ def normalise_token(value: str) -> str:
     return re.sub(r"[\s\-]+", "_", value.strip().lower())
 
 
+def has_suffix(path: str | Path, *suffixes: str) -> bool:
+    """Whether ``path`` ends in one of ``suffixes``, in any case (``RESULTS.TSV``)."""
+    return Path(path).suffix.lower() in suffixes
+
+
 def expand_paths(paths: Sequence[str | Path], suffixes: Sequence[str]) -> list[Path]:
-    """Files as given, folders as their files with ``suffixes`` (sorted, recursive)."""
+    """Files as given, folders as their files with ``suffixes`` in any case (sorted,
+    recursive). A folder without one is an error, not a round without answers."""
     found: list[Path] = []
     for entry in paths:
         path = Path(entry)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in suffixes))
+            files = sorted(p for p in path.rglob("*") if p.is_file() and has_suffix(p, *suffixes))
+            if not files:
+                raise RucolaError(
+                    f"no answer files ({', '.join('*' + s for s in suffixes)}) in this folder",
+                    path,
+                    hint="put the exports there, or remove the folder from params",
+                )
+            found.extend(files)
         elif path.is_file():
             found.append(path)
         else:
             raise RucolaError("no such file or folder", path)
     return found
+
+
+def require_rows(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
+    """An export that holds a header but no answer is an error, not an empty round."""
+    if frame.empty:
+        raise RucolaError("no answers: the file has a header row but no rows", path)
+    return frame
 
 
 def _map_answer(
@@ -285,9 +305,10 @@ def read_long(path: str | Path) -> pd.DataFrame:
     Optional columns: ``sentence``, ``assignment``, ``status``, ``started``, ``submitted``.
     Comma-separated, or tab-separated when the file ends in ``.tsv``.
     """
-    frame = tl.read_table(path, "\t" if Path(path).suffix == ".tsv" else ",")
+    frame = tl.read_table(path, "\t" if has_suffix(path, ".tsv") else ",")
     frame.columns = [c if c == tl.LINE else c.strip().lower() for c in frame.columns]
     tl.require_columns(frame, ["task", "worker", "label"], path)
+    require_rows(frame, path)
     optional = {c: c if c in frame.columns else None for c in ("assignment", "status")}
     answered = (
         frame["status"].str.strip().str.upper().replace("", "ACCEPTED").isin(tl.ANSWERED_STATUSES)
@@ -406,10 +427,10 @@ def read_stage1(
     """All stage-1 votes: Toloka exports (``.tsv``; ``.csv`` files are long tables)."""
     parts = []
     for path in expand_paths(exports, (".tsv", ".csv")):
-        if path.suffix == ".csv":
+        if has_suffix(path, ".csv"):
             parts.append(read_long(path))
         else:
-            parts.append(stage1_from_toloka(tl.read_toloka(path), path, field))
+            parts.append(stage1_from_toloka(require_rows(tl.read_toloka(path), path), path, field))
     parts.extend(read_long(path) for path in expand_paths(long_tables, (".csv", ".tsv")))
     votes = concat_votes(parts)
     check_votes(votes)
@@ -418,7 +439,8 @@ def read_stage1(
 
 def read_stage2(exports: Sequence[str | Path]) -> pd.DataFrame:
     parts = [
-        stage2_from_toloka(tl.read_toloka(path), path) for path in expand_paths(exports, (".tsv",))
+        stage2_from_toloka(require_rows(tl.read_toloka(path), path), path)
+        for path in expand_paths(exports, (".tsv",))
     ]
     votes = concat_votes(parts)
     check_votes(votes)

@@ -1,8 +1,11 @@
-"""The keep-or-reason contract and the bookkeeping every rule shares.
+"""The keep-or-reason contract every filter rule follows, and the loop that applies rules.
 
-A rule looks at a batch of rows and returns, per row, ``None`` (keep) or a reason. The
-pipeline applies rules in order (the first reason wins), counts drops per reason, and
-writes the dropped rows to a side file, as datatrove does.
+A rule looks at a table of rows and returns a :class:`Verdict`: per row, ``None`` (keep)
+or a reason, optionally a detail per row (the origin of the row a duplicate repeats) and
+the rows as the rule leaves them (the duplicate rule merges the split groups of a
+cluster). :func:`apply_rules` applies rules in order, each to the rows the earlier ones
+kept, so a row's reason is the first rule that sets it aside, and collects the set-aside
+rows with their reasons for the stage's side file, as datatrove does.
 """
 
 from __future__ import annotations
@@ -12,44 +15,78 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+
+
+@dataclass
+class Verdict:
+    reason: np.ndarray  # object array: None keeps the row, a string names why it goes
+    detail: np.ndarray | None = None  # object array of str | None, or None for no detail
+    rows: pa.Table | None = None  # the rows as the rule leaves them; None: unchanged
 
 
 class FilterRule(ABC):
-    """One criterion. ``reasons`` returns an object array: None to keep, else a reason."""
+    """One criterion over a table of rows."""
 
     name: str = "rule"
 
     @abstractmethod
-    def reasons(self, batch: pd.DataFrame) -> np.ndarray: ...
+    def judge(self, rows: pa.Table) -> Verdict: ...
 
     def params(self) -> dict[str, object]:
         return {}
 
 
+class RowRule(FilterRule):
+    """A criterion on each row's own values (vectorised over the table)."""
+
+    @abstractmethod
+    def reasons(self, rows: pa.Table) -> np.ndarray:
+        """Per row, None (keep) or a reason."""
+
+    def judge(self, rows: pa.Table) -> Verdict:
+        return Verdict(self.reasons(rows))
+
+
+@dataclass
+class SetAside:
+    rows: pa.Table
+    reason: np.ndarray
+    detail: np.ndarray | None
+
+
 @dataclass
 class FilterOutcome:
-    kept: pd.DataFrame
-    rejected: pd.DataFrame
-    counts: Counter = field(default_factory=Counter)
+    kept: pa.Table
+    set_aside: list[SetAside] = field(default_factory=list)
+
+    @property
+    def counts(self) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for part in self.set_aside:
+            counts.update(part.reason.tolist())
+        return counts
 
 
-def rule_reasons(batch: pd.DataFrame, rules: list[FilterRule]) -> np.ndarray:
-    """Per row, None (keep) or the reason of the first rule that rejects it."""
-    reason = np.full(len(batch), None, dtype=object)
+def apply_rules(rows: pa.Table, rules: list[FilterRule]) -> FilterOutcome:
+    """Apply ``rules`` in order, each to the rows the earlier ones kept.
+
+    The input is not referenced once the first rule has split it, so a caller that passes
+    a table it holds no other reference to needs memory for one copy of the rows, not two.
+    """
+    outcome = FilterOutcome(rows)
+    del rows
     for rule in rules:
-        pending = np.equal(reason, None)
-        if not pending.any():
-            break
-        found = rule.reasons(batch)
-        reason = np.where(pending & ~np.equal(found, None), found, reason)
-    return reason
-
-
-def apply_rules(batch: pd.DataFrame, rules: list[FilterRule]) -> FilterOutcome:
-    """Apply ``rules`` in order; a row's reason is the first rule that rejects it."""
-    reason = rule_reasons(batch, rules)
-    keep = np.equal(reason, None)
-    rejected = batch.loc[~keep].copy()
-    rejected.insert(0, "reason", reason[~keep].astype(str))
-    return FilterOutcome(batch.loc[keep].copy(), rejected, Counter(rejected["reason"]))
+        verdict = rule.judge(outcome.kept)
+        table = verdict.rows if verdict.rows is not None else outcome.kept
+        drop = ~np.equal(verdict.reason, None)
+        if drop.any():
+            detail = None if verdict.detail is None else verdict.detail[drop]
+            outcome.set_aside.append(
+                SetAside(table.filter(pa.array(drop)), verdict.reason[drop], detail)
+            )
+            table = table.filter(pa.array(~drop))
+        outcome.kept = table
+        del table
+        pa.default_memory_pool().release_unused()
+    return outcome

@@ -3,10 +3,10 @@
 Rows are ranked by preference: reference rows (e.g. the in-domain set when screening
 candidates) first, then in-domain rows, then generated ones, each in input order (earlier
 source before later). Within a cluster the best-ranked row stays; a generated row below
-it is set aside as ``duplicate`` (same normalised key) or ``near_duplicate`` (MinHash
-Jaccard at least ``threshold``), with ``near_duplicate_of`` naming the row it repeats.
-Exact means equal after Unicode and whitespace normalisation (punctuation and case
-count: a question and a statement are two sentences); rows equal up to case and
+it is set aside as ``duplicate`` (the same sentence, ``corpus.dedup.sentence_key``) or
+``near_duplicate`` (MinHash Jaccard at least ``threshold`` over ``corpus.dedup.loose_key``),
+with ``detail`` naming the origin of the row it repeats. Punctuation and case count for
+the same sentence (a question and a statement are two sentences); rows equal up to case and
 punctuation are near-duplicates. In-domain rows and rows of a published release are never
 set aside here: minimal pairs are the point of an acceptability corpus, extraction already
 removed exact in-domain repeats, and a published row keeps its id and split. Rows that
@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from rucola.corpus.dedup import dedup_key, exact_roots, near_roots
-from rucola.corpus.normalize import normalize_text
-from rucola.corpus.schema import IN_DOMAIN
+from rucola.corpus.dedup import exact_roots, loosen, near_roots, sentence_key
+from rucola.corpus.filters.base import FilterRule, Verdict
+from rucola.corpus.schema import IN_DOMAIN, OUT_OF_DOMAIN
 
 
 @dataclass
@@ -78,10 +79,12 @@ def find_duplicates(
     # Preference: reference, then in-domain, then generated; input order within each (the
     # reference rows count as in-domain and come first in the input).
     order = np.lexsort((np.arange(len(sentences)), ~in_domain))
-    # Exact: equal after Unicode and whitespace normalisation (punctuation and case count).
-    # Near: the loose key (case, punctuation, ё/е ignored), then MinHash over its shingles.
-    strict = exact_roots([normalize_text(sentences[i]) for i in order])
-    keys = [dedup_key(sentences[i]) for i in order]
+    # Exact: the same sentence (punctuation and case count). Near: the loose key (case,
+    # punctuation, ё/е also ignored), then MinHash over its shingles.
+    same = [sentence_key(sentences[i]) for i in order]
+    strict = exact_roots(same)
+    keys = [loosen(key) for key in same]
+    del same
     exact = exact_roots(keys)
     distinct = np.flatnonzero(exact == np.arange(len(keys)))
     near = np.arange(len(keys))
@@ -117,3 +120,62 @@ def find_duplicates(
     merged = _union_groups(groups, near_root[start:], keep, frame["domain"].to_numpy())
     sizes = np.bincount(near_root[start:], minlength=len(sentences))
     return Duplicates(reason[start:], of[start:], merged, int((sizes > 1).sum()))
+
+
+def duplicate_view(table: pa.Table) -> pd.DataFrame:
+    """Only the columns the duplicate step reads, as plain Python objects (no copies).
+
+    Candidates lack the corpus columns: their domain is out-of-domain and their candidate
+    id stands for origin and group.
+    """
+    n = table.num_rows
+    if "origin" in table.column_names:
+        origin = table.column("origin").to_pylist()
+    elif "candidate_id" in table.column_names:
+        origin = table.column("candidate_id").to_pylist()
+    else:
+        origin = [str(i) for i in range(n)]
+    columns = {
+        "sentence": pd.Series(table.column("sentence").to_pylist(), dtype=object),
+        "domain": pd.Series(
+            table.column("domain").to_pylist()
+            if "domain" in table.column_names
+            else np.full(n, OUT_OF_DOMAIN, dtype=object),
+            dtype=object,
+        ),
+        "origin": pd.Series(origin, dtype=object),
+    }
+    columns["group"] = (
+        pd.Series(table.column("group").to_pylist(), dtype=object)
+        if "group" in table.column_names
+        else columns["origin"]
+    )
+    if "published_id" in table.column_names:
+        columns["published"] = pd.Series(
+            table.column("published_id").is_valid().to_numpy(zero_copy_only=False), dtype=bool
+        )
+    return pd.DataFrame(columns, copy=False)
+
+
+class DuplicateRule(FilterRule):
+    """Exact and near-duplicates across the rows it is given (the module doc); a kept row's
+    ``group`` becomes its cluster's merged group."""
+
+    name = "duplicates"
+
+    def __init__(self, settings: dict[str, Any], reference: pd.DataFrame | None = None) -> None:
+        self.settings = settings
+        self.reference = reference
+        self.clusters = 0
+
+    def judge(self, rows: pa.Table) -> Verdict:
+        found = find_duplicates(duplicate_view(rows), self.settings, self.reference)
+        self.clusters = found.clusters
+        if "group" in rows.column_names:
+            field = rows.schema.field("group")
+            index = rows.column_names.index("group")
+            rows = rows.set_column(index, field, pa.array(found.group.tolist(), field.type))
+        return Verdict(found.reason, found.of, rows)
+
+    def params(self) -> dict[str, object]:
+        return {k: self.settings[k] for k in sorted(self.settings)}

@@ -5,11 +5,10 @@ not rare vocabulary."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rucola.corpus.filters.base import FilterRule
+from rucola.corpus.filters.base import RowRule
 
 
 def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.ndarray:
@@ -26,15 +25,15 @@ def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.
     return share.astype(np.float64)
 
 
-class HighFrequencyShareRule(FilterRule):
+class HighFrequencyShareRule(RowRule):
     name = "high_freq_share"
 
     def __init__(self, min_share: float) -> None:
         self.min_share = min_share
 
-    def reasons(self, batch: pd.DataFrame) -> np.ndarray:
-        share = batch["high_freq_share"].to_numpy()
-        out = np.full(len(batch), None, dtype=object)
+    def reasons(self, rows: pa.Table) -> np.ndarray:
+        share = rows.column("high_freq_share").to_numpy()
+        out = np.full(len(share), None, dtype=object)
         out[~(share > self.min_share)] = "low_frequency_words"
         return out
 

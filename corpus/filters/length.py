@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
-from rucola.corpus.filters.base import FilterRule
+from rucola.corpus.filters.base import RowRule
 
 
-class TokenCountRule(FilterRule):
+class TokenCountRule(RowRule):
     name = "token_count"
 
     def __init__(self, min_tokens: int, max_tokens: int) -> None:
@@ -16,9 +16,9 @@ class TokenCountRule(FilterRule):
             raise ValueError(f"filter.min_tokens ({min_tokens}) > filter.max_tokens ({max_tokens})")
         self.min_tokens, self.max_tokens = min_tokens, max_tokens
 
-    def reasons(self, batch: pd.DataFrame) -> np.ndarray:
-        n = batch["n_tokens"].to_numpy()
-        out = np.full(len(batch), None, dtype=object)
+    def reasons(self, rows: pa.Table) -> np.ndarray:
+        n = rows.column("n_tokens").to_numpy()
+        out = np.full(len(n), None, dtype=object)
         out[n < self.min_tokens] = "too_few_tokens"
         out[n > self.max_tokens] = "too_many_tokens"
         return out

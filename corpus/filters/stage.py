@@ -1,30 +1,37 @@
-"""The filter stage: thresholds over measured attributes, a side file for the rejected."""
+"""The filter and screen stages: thresholds over measured attributes, then duplicates.
+
+``filter`` runs over the measured corpus rows, ``screen`` (the same code with the screen
+section's paths and reference set) over the measured candidates before annotation. The
+rules run in order, each on the rows the earlier ones kept (``corpus.filters.base``):
+``too_few_tokens`` / ``too_many_tokens``, ``low_frequency_words``, then ``duplicate`` /
+``near_duplicate`` (``detail`` names the row repeated). Kept rows, set-aside rows, the
+token-length plot and the report are written together (``rucola.stage.StageRun``): a
+run that fails at the plot leaves the previous outputs as they were.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from rucola.corpus.filters.base import rule_reasons
-from rucola.corpus.filters.duplicates import find_duplicates
+from rucola.corpus import schema
+from rucola.corpus.filters.base import FilterRule, apply_rules
+from rucola.corpus.filters.duplicates import DuplicateRule
 from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
 from rucola.corpus.filters.length import TokenCountRule
 from rucola.corpus.plots import token_length_histogram
-from rucola.corpus.schema import OUT_OF_DOMAIN
 from rucola.errors import RucolaError
-from rucola.io import write_json, write_parquet
+from rucola.stage import StageRun, read_table
 
 
-def build_rules(params: dict[str, Any]) -> list:
+def build_rules(params: dict[str, Any]) -> list[FilterRule]:
     """The threshold rules; a threshold set to null is off (rebuilding a published release
     keeps every row it has)."""
-    rules: list = []
+    rules: list[FilterRule] = []
     try:
         low, high = params["min_tokens"], params["max_tokens"]
         if low is not None or high is not None:
@@ -44,52 +51,12 @@ def _column(table: pa.Table, name: str, default: Any) -> pa.ChunkedArray | pa.Ar
     return pa.array([default] * table.num_rows, pa.string())
 
 
-def _duplicate_view(table: pa.Table) -> pd.DataFrame:
-    """Only the columns the duplicate step reads, as plain Python objects (no copies).
-
-    Candidates lack the corpus columns: their domain is out-of-domain and their candidate
-    id stands for origin and group.
-    """
-    n = table.num_rows
-    if "origin" in table.column_names:
-        origin = table.column("origin").to_pylist()
-    elif "candidate_id" in table.column_names:
-        origin = table.column("candidate_id").to_pylist()
-    else:
-        origin = [str(i) for i in range(n)]
-    columns = {
-        "sentence": pd.Series(table.column("sentence").to_pylist(), dtype=object),
-        "domain": pd.Series(
-            table.column("domain").to_pylist()
-            if "domain" in table.column_names
-            else np.full(n, OUT_OF_DOMAIN, dtype=object),
-            dtype=object,
-        ),
-        "origin": pd.Series(origin, dtype=object),
-    }
-    columns["group"] = (
-        pd.Series(table.column("group").to_pylist(), dtype=object)
-        if "group" in table.column_names
-        else columns["origin"]
-    )
-    if "published_id" in table.column_names:
-        columns["published"] = pd.Series(
-            table.column("published_id").is_valid().to_numpy(zero_copy_only=False), dtype=bool
-        )
-    view = pd.DataFrame(columns, copy=False)
-    if "label" in table.column_names:
-        view["label"] = table.column("label").to_pandas()
-    return view
-
-
 def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
     if not paths:
         return None
     frames = []
     for path in paths:
-        if not Path(path).is_file():
-            raise RucolaError("reference file not found", path)
-        table = pq.read_table(path)
+        table = read_table(path, "reference file")
         if "sentence" not in table.column_names:
             raise RucolaError("no 'sentence' column in the reference file", path)
         frame = pd.DataFrame({"sentence": table.column("sentence").to_pylist()})
@@ -100,76 +67,73 @@ def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True)
 
 
-def _with_reason(table: pa.Table, reasons: np.ndarray, of: np.ndarray | None) -> pa.Table:
-    table = table.add_column(0, "reason", pa.array(reasons.astype(str).tolist(), pa.string()))
-    values = [None] * table.num_rows if of is None else of.tolist()
-    return table.append_column("near_duplicate_of", pa.array(values, pa.string()))
-
-
-def run_filter(params: dict[str, Any]) -> dict[str, Any]:
-    """Thresholds, then duplicates; columns stay in Arrow so a million rows fit in memory."""
-    input_path = Path(params["input"])
-    if not input_path.exists():
-        raise RucolaError("input not found; run 'rucola measure' first", input_path)
-    table = pq.read_table(input_path)
+def _measured(input_path: str | Path, min_ipm: float) -> pa.Table:
+    """The measured rows with ``word_ipm`` turned into ``high_freq_share``."""
+    table = read_table(input_path, "input", hint="run 'rucola measure' first")
     for column in ("n_tokens", "word_ipm"):
         if column not in table.column_names:
             raise RucolaError(f"no '{column}' attribute; run 'rucola measure' first", input_path)
-    share = high_freq_share(table.column("word_ipm"), float(params["min_ipm"]))
-    table = table.drop_columns("word_ipm").append_column(
-        "high_freq_share", pa.array(share, pa.float64())
+    share = high_freq_share(table.column("word_ipm"), min_ipm)
+    return table.drop_columns("word_ipm").append_column(
+        schema.FILTER_FIELDS[0], pa.array(share, pa.float64())
     )
-    n_tokens = table.column("n_tokens").to_numpy()
-    rules = build_rules(params)
-    reasons = rule_reasons(pd.DataFrame({"n_tokens": n_tokens, "high_freq_share": share}), rules)
-    passed = np.equal(reasons, None)
-    kept = table.filter(pa.array(passed))
-    rejected = [_with_reason(table.filter(pa.array(~passed)), reasons[~passed], None)]
-    counts = Counter(reasons[~passed].tolist())
-    read = table.num_rows
-    del table  # a million rows: keep one copy of the columns, not two
-    pa.default_memory_pool().release_unused()
 
-    settings = params["near_duplicates"]
-    found = find_duplicates(
-        _duplicate_view(kept), settings, _read_reference(params.get("reference"))
-    )
-    drop = ~np.equal(found.reason, None)
-    if "group" in kept.column_names:
-        kept = kept.set_column(
-            kept.column_names.index("group"),
-            kept.schema.field("group"),
-            pa.array(found.group.tolist(), kept.schema.field("group").type),
+
+def _origins(table: pa.Table) -> pa.Table:
+    """A candidate's id stands for the origin of a set-aside candidate."""
+    if "origin" in table.column_names or "candidate_id" not in table.column_names:
+        return table
+    return table.append_column("origin", table.column("candidate_id").cast(pa.string()))
+
+
+def run_filter(params: dict[str, Any], stage: str = "filter") -> dict[str, Any]:
+    """Thresholds, then duplicates; columns stay in Arrow so a million rows fit in memory.
+
+    ``stage`` names the run in the set-aside rows (``filter`` or ``screen``)."""
+    thresholds = build_rules(params)
+    duplicates = DuplicateRule(params["near_duplicates"], _read_reference(params.get("reference")))
+    plot, plot_png = Path(params["plot"]), Path(params["plot_png"])
+    with StageRun(
+        stage,
+        report=params["report"],
+        out=params["out"],
+        rejected=params["rejected"],
+        outputs=[plot, plot_png],
+    ) as run:
+        # Passed on, not held: the rules free the full table once the first has split it.
+        outcome = apply_rules(
+            _measured(params["input"], float(params["min_ipm"])), [*thresholds, duplicates]
         )
-    rejected.append(_with_reason(kept.filter(pa.array(drop)), found.reason[drop], found.of[drop]))
-    counts.update(found.reason[drop].tolist())
-    kept = kept.filter(pa.array(~drop))
-    rejected_table = pa.concat_tables(rejected, promote_options="default")
-    report = {
-        "read": int(read),
-        "kept": int(kept.num_rows),
-        "rejected": int(rejected_table.num_rows),
-        "rejected_by_reason": dict(sorted(counts.items())),
-        "kept_share": round(kept.num_rows / read, 4) if read else None,
-        "mean_high_freq_share": round(float(share.mean()), 4) if read else None,
-        "mean_tokens": round(float(n_tokens.mean()), 2) if read else None,
-        "rules": {rule.name: rule.params() for rule in rules}
-        | {"frequency": {"min_ipm": float(params["min_ipm"])}},
-        "duplicates": {
-            "clusters": found.clusters,
-            "duplicate": int((found.reason == "duplicate").sum()),
-            "near_duplicate": int((found.reason == "near_duplicate").sum()),
-            "settings": {k: settings[k] for k in sorted(settings)},
-        },
-    }
-    write_parquet(kept, params["out"])
-    write_parquet(rejected_table, params["rejected"])
-    histogram = pd.DataFrame(
-        {
-            "domain": _column(kept, "domain", OUT_OF_DOMAIN).to_pylist(),
-            "n_tokens": kept.column("n_tokens").to_numpy(),
-        }
-    )
-    token_length_histogram(histogram, params["plot"], params["plot_png"])
-    write_json(report, params["report"])
+        kept = outcome.kept
+        parts = [kept, *(part.rows for part in outcome.set_aside)]
+        read = sum(part.num_rows for part in parts)
+        n_tokens = np.concatenate([p.column("n_tokens").to_numpy() for p in parts])
+        share = np.concatenate([p.column("high_freq_share").to_numpy() for p in parts])
+        run.count_read(read)
+        row_schema = _origins(kept).schema
+        run.set_aside_schema = schema.set_aside_schema(row_schema)
+        for part in outcome.set_aside:
+            run.set_aside(_origins(part.rows), part.reason, part.detail)
+        counts = outcome.counts
+        histogram = pd.DataFrame(
+            {
+                "domain": _column(kept, "domain", schema.OUT_OF_DOMAIN).to_pylist(),
+                "n_tokens": kept.column("n_tokens").to_numpy(),
+            }
+        )
+        token_length_histogram(histogram, run.path(plot), run.path(plot_png))
+        report = run.finish(
+            kept,
+            kept_share=round(kept.num_rows / read, 4) if read else None,
+            mean_high_freq_share=round(float(share.mean()), 4) if read else None,
+            mean_tokens=round(float(n_tokens.mean()), 2) if read else None,
+            rules={rule.name: rule.params() for rule in thresholds}
+            | {"frequency": {"min_ipm": float(params["min_ipm"])}},
+            duplicates={
+                "clusters": duplicates.clusters,
+                "duplicate": int(counts["duplicate"]),
+                "near_duplicate": int(counts["near_duplicate"]),
+                "settings": duplicates.params(),
+            },
+        )
     return report

@@ -7,32 +7,17 @@ expanding alternations and de-duplicating happen in ``corpus.extract`` for every
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rucola.corpus.sources import lists, rucola_csv, sheets
+from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
+
+__all__ = ["SOURCE_TYPES", "RawExample", "read_source", "source_files", "source_type"]
 
 SOURCE_TYPES = ("sheet", "list", "rucola_csv")
 _BY_EXTENSION = {".tsv": "sheet", ".csv": "sheet", ".txt": "list"}
-
-
-@dataclass
-class RawExample:
-    """One printed example before judgment marks are interpreted."""
-
-    origin: str  # FILE:LINE
-    raw: str  # the line (or record) as read
-    text: str  # the sentence, possibly still with its leading mark
-    mark: str | None  # the mark from a mark column; None: look at the start of ``text``
-    error_type: str | None
-    source: str | None  # None only for an unlabelled published test row
-    domain: str | None = "in_domain"  # None only for an unlabelled published test row
-    label: int | None = None  # preset by formats that carry labels (published RuCoLA)
-    expand: bool = True  # whether alternations may be expanded
-    provenance: dict[str, Any] = field(default_factory=dict)
-    published_id: int | None = None  # a published release's row keeps its id ...
-    published_split: str | None = None  # ... and its split
 
 
 def source_type(path: Path, declared: str | None) -> str:
@@ -60,13 +45,11 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
     A folder in the published RuCoLA layout (``type`` ``rucola_csv`` or left out) is one
     source, read as a whole release (``corpus.sources.rucola_csv.read_published_release``).
     """
-    from rucola.corpus.sources.rucola_csv import is_published_layout
-
     if not path.exists():
         raise RucolaError("source not found", path)
     if path.is_file():
         return [path]
-    if declared in (None, "rucola_csv") and is_published_layout(path):
+    if declared in (None, "rucola_csv") and rucola_csv.is_published_layout(path):
         return [path]
     files = [
         p
@@ -84,8 +67,6 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
 def read_source(
     path: Path, declared_type: str | None, options: dict[str, Any], encoding: str
 ) -> Iterator[RawExample]:
-    from rucola.corpus.sources import lists, rucola_csv, sheets
-
     if path.is_dir():  # a published release folder (see source_files)
         yield from rucola_csv.read_published_release(path, options, encoding)
         return

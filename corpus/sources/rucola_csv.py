@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from rucola.corpus import schema
-from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError
 
@@ -56,9 +56,13 @@ def _records(path: Path, encoding: str, required: tuple[str, ...]) -> Iterator[t
             hint=f"expected {','.join(required)}",
         )
     line = reader.line_num
+    header_line, records = line, 0
     for record in reader:
         start, line = line + 1, reader.line_num
+        records += 1
         yield start, record
+    if records == 0:
+        raise RucolaError("a header but no rows", path, header_line, hint="is the file truncated?")
 
 
 def _id(record: dict, path: Path, line: int) -> int | None:

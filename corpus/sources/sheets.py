@@ -1,4 +1,8 @@
-"""Judgment sheets: TSV or CSV with a header (contract §3.1)."""
+"""Judgment sheets: TSV or CSV with a header (contract §3.1).
+
+A sheet with a header and no example rows (only blank ones, or none) is an error naming
+the file: an empty output would hide a lost or truncated sheet.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError
 
@@ -37,6 +41,8 @@ def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[R
     default_source = options.get("source") or path.stem
     domain = options.get("domain") or "in_domain"
     line = reader.line_num
+    header_line = line
+    rows = 0
     while True:
         start = line + 1
         try:
@@ -55,6 +61,7 @@ def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[R
                 start,
                 hint="quote fields that hold the delimiter",
             )
+        rows += 1
         record = dict(zip(header, row, strict=True))
         has_mark_column = "mark" in record
         error_type = (record.get("error_type") or "").strip() or None
@@ -67,4 +74,11 @@ def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[R
             source=(record.get("source") or "").strip() or default_source,
             domain=domain,
             provenance={k: v for k, v in record.items() if k not in _KNOWN and v != ""},
+        )
+    if rows == 0:
+        raise RucolaError(
+            "a header but no example rows",
+            path,
+            header_line,
+            hint="a sheet needs at least one sentence under its header",
         )

@@ -48,7 +48,7 @@ def extract(run_cli, tmp_path: Path, source: Path, params: str = "") -> tuple[di
         int(r["origin"].rpartition(":")[2]): r
         for r in pq.read_table(tmp_path / "rejected.parquet").to_pylist()
     }
-    assert report["rows_read"] == report["kept"] + report["rejected"]
+    assert report["read"] == report["kept"] + sum(report["set_aside"].values())
     return report, kept, rejected
 
 
@@ -140,8 +140,8 @@ def test_sheet_rows_with_control_characters_are_set_aside(run_cli, tmp_path, suf
     assert_set_aside(rejected, 6, "non_printing_character", "U+202E RIGHT-TO-LEFT OVERRIDE", BIDI)
     # a quoted cell with a NUL is read whole, not cut at the NUL
     assert_set_aside(rejected, 7, "control_character", "U+0000 NUL", 'Кот\x00 в "кавычках" спит.')
-    assert report["rows_read"] == 6 and report["kept"] == 2
-    assert report["rejected_by_reason"] == {"control_character": 3, "non_printing_character": 1}
+    assert report["read"] == 6 and report["kept"] == 2
+    assert report["set_aside"] == {"control_character": 3, "non_printing_character": 1}
     assert report["normalised"]["characters"] == {"U+2028 LINE SEPARATOR": 1}
 
 
@@ -155,7 +155,7 @@ def test_list_lines_with_control_characters_are_set_aside(run_cli, tmp_path):
     assert_set_aside(rejected, 3, "control_character", "U+0000 NUL", "*" + NUL_ROW)
     assert_set_aside(rejected, 4, "control_character", "U+0007 BEL", BEL_ROW)
     assert rejected[6]["reason"] == "non_printing_character"
-    assert report["rejected_by_reason"] == {"control_character": 2, "non_printing_character": 1}
+    assert report["set_aside"] == {"control_character": 2, "non_printing_character": 1}
 
 
 def published(folder: Path) -> Path:
@@ -179,7 +179,7 @@ def test_published_rows_with_control_characters_are_set_aside(run_cli, tmp_path,
     assert_set_aside(rejected, 3, "control_character", "U+0000 NUL", NUL_ROW)
     assert_set_aside(rejected, 4, "control_character", "U+0007 BEL", BEL_ROW)
     assert rejected[3]["published_id"] == 1 and rejected[3]["published_split"] == "train"
-    assert report["rejected_by_reason"] == {"control_character": 2}
+    assert report["set_aside"] == {"control_character": 2}
     if normalize:
         assert list(kept) == [CLEAN, "Кошка спит на диване.", "Кот спит."]
         assert report["normalised"]["characters"] == {

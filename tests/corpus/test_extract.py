@@ -75,7 +75,7 @@ def test_sheet_labels_duplicates_conflicts_and_counts(run_cli, tmp_path):
         "excluded_mark",
     ]
     report = json.loads((tmp_path / "report.json").read_text())
-    assert report["rows_read"] == 8 == report["kept"] + report["rejected"]
+    assert report["read"] == 8 == report["kept"] + sum(report["set_aside"].values())
     assert report["lines_read"] == 7 and report["variants_added"] == 1
     assert report["per_source"]["BookA"] == {
         "sentences": 2,

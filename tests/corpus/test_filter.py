@@ -54,16 +54,20 @@ def test_share_from_word_ipm():
 
 
 def test_rules_first_reason_wins():
-    batch = pd.DataFrame(
-        {"n_tokens": [3, 4, 30, 31, 10], "high_freq_share": [0.1, 0.6, 0.61, 1, 1]}
+    batch = pa.table(
+        {
+            "row": [0, 1, 2, 3, 4],
+            "n_tokens": [3, 4, 30, 31, 10],
+            "high_freq_share": [0.1, 0.6, 0.61, 1, 1],
+        }
     )
     outcome = apply_rules(batch, [TokenCountRule(4, 30), HighFrequencyShareRule(0.6)])
-    assert outcome.kept.index.tolist() == [2, 4]
-    assert outcome.rejected["reason"].tolist() == [
-        "too_few_tokens",
-        "low_frequency_words",
-        "too_many_tokens",
-    ]
+    assert outcome.kept.column("row").to_pylist() == [2, 4]
+    assert [
+        (row, reason)
+        for part in outcome.set_aside
+        for row, reason in zip(part.rows.column("row").to_pylist(), part.reason, strict=True)
+    ] == [(0, "too_few_tokens"), (3, "too_many_tokens"), (1, "low_frequency_words")]
     assert outcome.counts == {"too_few_tokens": 1, "low_frequency_words": 1, "too_many_tokens": 1}
 
 
@@ -107,7 +111,7 @@ def test_stage_measures_then_filters(tmp_path, rnc):
     assert "word_ipm" not in kept.columns
     assert kept["high_freq_share"].iloc[0] == pytest.approx(3 / 5)  # каждый, день unknown
     assert report == json.loads((tmp_path / "f.json").read_text())
-    assert report["read"] == report["kept"] + report["rejected"] == 3
+    assert report["read"] == report["kept"] + sum(report["set_aside"].values()) == 3
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     assert "n_tokens,sentences" in (tmp_path / "p.csv").read_text()
     # A stricter threshold needs no new measurement: the attributes are kept.

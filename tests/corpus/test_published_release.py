@@ -68,7 +68,7 @@ def run(tmp_path: Path, folder: Path, **params) -> tuple[pd.DataFrame, pd.DataFr
 
 def test_without_gold_the_test_rows_are_carried_unlabelled(tmp_path):
     rows, rejected, report = run(tmp_path, release(tmp_path / "v1"), deduplicate=False)
-    assert len(rows) == 8 and report["rows_read"] == 8 and report["unlabelled"] == 3
+    assert len(rows) == 8 and report["read"] == 8 and report["unlabelled"] == 3
     assert rows["published_split"].tolist() == ["train"] * 3 + ["validation"] * 2 + ["test"] * 3
     assert rows["published_id"].tolist() == [0, 1, 5, 0, 0, 0, 1, 2]
     test = rows[rows["published_split"] == "test"]
@@ -124,4 +124,4 @@ def test_a_published_folder_is_recognised_without_a_type(tmp_path):
         tmp_path / "rejected.parquet",
         tmp_path / "report.json",
     )
-    assert report["rows_read"] == 8 and report["files"] == [str(folder)]
+    assert report["read"] == 8 and report["files"] == [str(folder)]

@@ -119,7 +119,7 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     out = pd.read_parquet(tmp_path / "out.parquet")
     for name, split in [("in_domain_train.csv", "train"), ("in_domain_dev.csv", "validation")]:
         published = pd.read_csv(shared_data / "rucola" / name)
-        from rucola.corpus.pin import sentence_key
+        from rucola.corpus.dedup import sentence_key
 
         assert {sentence_key(s) for s in published["sentence"]} == {
             sentence_key(s) for s in out.loc[out["split"] == split, "sentence"]

@@ -19,9 +19,11 @@ def _run(tmp_path, sources, generate_params, generator: dict, name: str = "g") -
     report = generate(name, g)
     rows = pq.read_table(tmp_path / f"candidates/{name}.parquet").to_pylist()
     assert report["candidates"] == len(rows)
-    dropped = sum(report["dropped"].values())
+    dropped = sum(report["outputs"]["dropped"].values())
     width = generator.get("decoding", {}).get("num_return_sequences", 1)
-    assert len(rows) + dropped == report["inputs"] * width  # nothing lost uncounted
+    assert report["outputs"]["total"] == report["inputs"] * width
+    assert len(rows) + dropped == report["outputs"]["total"]  # nothing lost uncounted
+    assert report["read"] == report["kept"] + sum(report["set_aside"].values())
     return rows
 
 

@@ -128,7 +128,7 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
     published row its cause; a test row's hidden label change is not shown."""
     import json
 
-    from rucola.corpus.schema import REJECTED_SCHEMA
+    from rucola.corpus.schema import SET_ASIDE_SCHEMA
     from rucola.io import file_sha256, write_parquet
     from rucola.params import DEFAULTS
     from rucola.release.build import build_release
@@ -148,9 +148,9 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
         params = json.loads(json.dumps(DEFAULTS))
         params["extract"]["rejected"] = str(folder / "rejected.parquet")
         write_parquet(
-            pd.DataFrame(rejected or [], columns=REJECTED_SCHEMA.names),
+            pd.DataFrame(rejected or [], columns=SET_ASIDE_SCHEMA.names),
             folder / "rejected.parquet",
-            REJECTED_SCHEMA,
+            SET_ASIDE_SCHEMA,
         )
         build_release(
             folder / "split.parquet",

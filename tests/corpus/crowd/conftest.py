@@ -17,7 +17,7 @@ def hand_export(tmp_path: Path) -> Path:
 def project(tmp_path: Path) -> Path:
     """A working folder with a params file whose annotate paths point inside it."""
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: {CONTROLS}\n  stage1: [stage1]\n  stage2: []\n",
+        f"annotate:\n  controls: [{CONTROLS}]\n  stage1: [stage1]\n  stage2: []\n",
         encoding="utf-8",
     )
     return tmp_path

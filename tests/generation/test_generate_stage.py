@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -96,7 +97,11 @@ def test_cli_generate_and_merge(tmp_path: Path, sources, generate_params, run_cl
     code, out, err = run_cli("merge-candidates", "--params", str(params))
     assert code == 0, err
     merged = pq.read_table(tmp_path / "candidates.parquet").to_pylist()
-    assert len(merged) == 9
+    # b repeats one of a's candidates (same rule, same output): one id, kept once
+    report = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert report["read"] == 9 and report["set_aside"] == {"duplicate": 1}
+    assert len(merged) == report["kept"] == 8
+    assert len({r["candidate_id"] for r in merged}) == 8
     assert {r["seed"] for r in merged} == {42, 7}
 
 

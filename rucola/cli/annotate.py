@@ -1,26 +1,32 @@
 """``rucola annotate``: task pools out, people's answers in, labelled rows into the corpus.
 
 Every option defaults to the ``annotate`` section of the params file, so DVC stages call
-these commands without options. This module imports nothing from ``rucola.cli`` at import
-time (``rucola.cli`` registers this sub-app), which keeps the import graph acyclic.
+these commands without options.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
+
+from rucola.cli.common import (
+    OutOption,
+    ParamsOption,
+    RejectedOption,
+    ReportOption,
+    handles_errors,
+    out,
+    override,
+    read_params,
+)
 
 annotate_app = typer.Typer(
     no_args_is_help=True,
     help="Crowd annotation: export task pools, merge answers, simulate, add to the corpus.",
 )
 
-F = TypeVar("F", bound=Callable[..., Any])
-ParamsOption = Annotated[Path, typer.Option("--params", help="params file to read")]
 StageFiles = Annotated[
     list[Path] | None,
     typer.Option(
@@ -47,22 +53,8 @@ FieldOption = Annotated[
 ]
 
 
-def _handles_errors(func: F) -> F:
-    """``rucola.cli.handles_errors``, looked up when the command runs (no import cycle)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from rucola.cli import handles_errors
-
-        return handles_errors(func)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _section(params_file: Path) -> dict[str, Any]:
-    from rucola.params import load_params
-
-    return load_params(params_file)["annotate"]
+def _section(params_file: Path | None) -> dict[str, Any]:
+    return read_params(params_file)["annotate"]
 
 
 def _inputs(
@@ -81,18 +73,12 @@ def _inputs(
     )
 
 
-def _console():  # noqa: ANN202 - rich Console
-    from rucola.cli import out
-
-    return out
-
-
 def _beside(report: Path, suffix: str) -> str:
     return str(report.with_name(report.stem + suffix))
 
 
 @annotate_app.command("export")
-@_handles_errors
+@handles_errors
 def export(
     stage: Annotated[int, typer.Option("--stage", min=1, max=2, help="1 or 2")] = 1,
     out_dir: Annotated[
@@ -109,62 +95,28 @@ def export(
     votes: VoteFiles = None,
     method: MethodOption = None,
     output_field: FieldOption = None,
-    params_file: ParamsOption = Path("params.yaml"),
+    params_file: ParamsOption = None,
 ) -> None:
     """Write a task pool in the Toloka layout (and as Label Studio tasks).
 
     Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
     """
-    from rucola.corpus.annotations.export import (
-        control_path,
-        export_pool,
-        read_controls,
-        read_tasks,
-        stage2_tasks,
-    )
-    from rucola.corpus.annotations.merge import merge_votes
-    from rucola.corpus.annotations.votes import read_stage1
+    from rucola.corpus.annotations.export import run_export
 
     section = _section(params_file)
-    golden_path = control_path(controls or section["controls"])
-    golden = read_controls(golden_path)
-    if stage == 1:
-        tasks = read_tasks(candidates or section["candidates"])
-    else:
-        files, _, long_tables = _inputs(section, stage1, None, votes)
-        votes1 = read_stage1(files, long_tables, output_field or section["output_field"])
-        result = merge_votes(
-            votes1,
-            None,
-            method=method or section["method"],
-            min_votes=int(section["min_votes"]),
-            min_control_accuracy=float(section["min_control_accuracy"]),
-            min_page_seconds=section["min_page_seconds"],
-        )
-        tasks = stage2_tasks(result.tasks)
-        if tasks["sentence"].isna().any():
-            known = read_tasks(candidates or section["candidates"]).set_index("id")["sentence"]
-            tasks["sentence"] = tasks["sentence"].fillna(tasks["id"].map(known))
-        unknown = tasks["sentence"].isna()
-        if unknown.any():
-            from rucola.errors import RucolaError
-
-            raise RucolaError(
-                f"no sentence for task {tasks.loc[unknown, 'id'].iloc[0]!r}",
-                hint="the stage-1 export lacks INPUT:sentence and the candidates lack the id",
-            )
-    manifest = export_pool(
+    manifest = run_export(
+        section,
         stage,
-        tasks,
-        golden,
-        out_dir or section["export_dir"],
-        page_size=int(section["page_size"]),
-        # No golden set named (annotate.controls: []): pages without control tasks.
-        controls_per_page=int(section["controls_per_page"]) if golden_path else 0,
-        seed=int(section["seed"]),
+        out_dir=out_dir,
+        candidates=candidates,
+        controls=controls,
+        stage1=stage1,
+        votes=votes,
+        method=method,
+        output_field=output_field,
     )
-    no_golden = "" if golden_path else " (no golden set: annotate.controls is empty)"
-    _console().print(
+    no_golden = "" if manifest["golden_set"] else " (no golden set: annotate.controls is empty)"
+    out.print(
         f"annotate export: stage {stage}, {manifest['tasks']} tasks on {manifest['pages']} "
         f"pages with {manifest['control_rows']} control rows{no_golden} -> "
         f"{out_dir or section['export_dir']}",
@@ -173,7 +125,7 @@ def export(
 
 
 @annotate_app.command("merge")
-@_handles_errors
+@handles_errors
 def merge(
     stage1: StageFiles = None,
     stage2: Stage2Files = None,
@@ -186,7 +138,7 @@ def merge(
     report: Annotated[
         Path | None, typer.Option("--report", help="report JSON; default: annotate.report")
     ] = None,
-    params_file: ParamsOption = Path("params.yaml"),
+    params_file: ParamsOption = None,
 ) -> None:
     """Clean and aggregate the answers of both stages into one labelled row per task."""
     from rucola.corpus.annotations.merge import run_merge
@@ -213,7 +165,6 @@ def merge(
         f"{v['dropped']} dropped {v['dropped_by_reason']}"
         for k, v in sorted(summary["votes"].items())
     )
-    out = _console()
     out.print(f"annotate merge ({summary['method']}): {votes_line}", markup=False)
     out.print(
         f"annotate merge: {summary['tasks']['total']} tasks {summary['tasks']['by_status']}",
@@ -222,7 +173,7 @@ def merge(
 
 
 @annotate_app.command("simulate")
-@_handles_errors
+@handles_errors
 def simulate(
     truth: Annotated[
         Path | None,
@@ -243,7 +194,7 @@ def simulate(
         list[str] | None, typer.Option("--method", help="method to score (repeatable)")
     ] = None,
     report: Annotated[Path | None, typer.Option("--report", help="report JSON")] = None,
-    params_file: ParamsOption = Path("params.yaml"),
+    params_file: ParamsOption = None,
 ) -> None:
     """Draw answers from a worker model for known labels; score each method against them."""
     from rucola.corpus.annotations.aggregate import check_method
@@ -274,7 +225,6 @@ def simulate(
         read_controls(section["controls"]),
         seed=int(seed if seed is not None else section["seed"]),
     )
-    out = _console()
     out.print(
         f"{'method':<12} {'coverage':>8} {'accuracy':>8} {'type acc':>8} {'full acc':>8} "
         f"{'pending':>7} {'aside':>5}",
@@ -303,15 +253,32 @@ def _fmt(value: float | None) -> str:
 
 
 @annotate_app.command("corpus")
-@_handles_errors
-def corpus(params_file: ParamsOption = Path("params.yaml")) -> None:
+@handles_errors
+def corpus(
+    input_path: Annotated[
+        Path | None,
+        typer.Option("--input", help="in-domain rows; default: annotate.corpus.input"),
+    ] = None,
+    out_path: OutOption = None,
+    rejected: RejectedOption = None,
+    report: ReportOption = None,
+    params_file: ParamsOption = None,
+) -> None:
     """Add the labelled out-of-domain rows to the in-domain stream (before the split)."""
     from rucola.corpus.annotations.corpus_merge import run_corpus_merge
+    from rucola.stage import summary_line
 
-    counts = run_corpus_merge(_section(params_file)["corpus"])
-    _console().print(
+    section = override(
+        _section(params_file)["corpus"],
+        input=input_path,
+        out=out_path,
+        rejected=rejected,
+        report=report,
+    )
+    counts = run_corpus_merge(section)
+    out.print(
         f"annotate corpus: {counts['in_domain']} in-domain + {counts['out_of_domain_added']} "
-        f"out-of-domain rows, {counts['set_aside']} set aside {counts['set_aside_by_reason']}, "
+        f"out-of-domain rows ({summary_line(counts)}), "
         f"{counts['not_annotated']} candidates not annotated yet",
         markup=False,
     )

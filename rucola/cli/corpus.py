@@ -1,0 +1,150 @@
+"""Commands of the corpus stages: extract, measure, screen, filter, split."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rucola.cli.common import (
+    InputOption,
+    OutOption,
+    ParamsOption,
+    RejectedOption,
+    ReportOption,
+    handles_errors,
+    out,
+    override,
+    progress,
+    read_params,
+)
+
+commands = typer.Typer()
+
+
+@commands.command()
+@handles_errors
+def extract(
+    sources: Annotated[
+        list[Path] | None,
+        typer.Option("--sources", help="file or folder (repeatable); default: extract.sources"),
+    ] = None,
+    out_path: OutOption = None,
+    rejected: RejectedOption = None,
+    report: ReportOption = None,
+    params_file: ParamsOption = None,
+) -> None:
+    """Extract labelled in-domain sentences from judgment sheets, lists and RuCoLA CSVs."""
+    from rucola.corpus.extract import extract as run
+    from rucola.stage import summary_line
+
+    section = override(
+        read_params(params_file)["extract"], out=out_path, rejected=rejected, report=report
+    )
+    entries = [{"path": str(p), "type": None} for p in sources] if sources else section["sources"]
+    summary = run(entries, section, section["out"], section["rejected"], section["report"])
+    out.print(f"extract: {summary_line(summary)}", markup=False, soft_wrap=True)
+
+
+@commands.command()
+@handles_errors
+def measure(
+    input_path: Annotated[
+        Path | None,
+        typer.Option("--input", help="parquet with a sentence column; default: measure.input"),
+    ] = None,
+    out_path: OutOption = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="processes; default: filter.workers")
+    ] = None,
+    params_file: ParamsOption = None,
+) -> None:
+    """Compute attributes once per sentence: token count and word lemma frequencies."""
+    from rucola.corpus.measure import measure as run
+
+    params = read_params(params_file)
+    section = override(params["measure"], input=input_path, out=out_path)
+    summary = run(
+        section["input"],
+        section["out"],
+        params["filter"]["frequency"],
+        progress=progress(),
+        workers=workers or params["filter"]["workers"],
+        batch_rows=section["batch_rows"],
+        report=section.get("report"),
+    )
+    out.print(
+        f"measure: {summary['kept']} sentences ({summary['frequency_source']} "
+        f"frequencies, {summary['workers']} workers)"
+    )
+
+
+@commands.command(name="filter")
+@handles_errors
+def filter_(
+    input_path: InputOption = None,
+    out_path: OutOption = None,
+    rejected: RejectedOption = None,
+    report: ReportOption = None,
+    params_file: ParamsOption = None,
+) -> None:
+    """Apply the length and word-frequency thresholds to the measured sentences."""
+    from rucola.corpus.filters.stage import run_filter
+    from rucola.stage import summary_line
+
+    section = override(
+        read_params(params_file)["filter"],
+        input=input_path,
+        out=out_path,
+        rejected=rejected,
+        report=report,
+    )
+    summary = run_filter(section)
+    out.print(f"filter: {summary_line(summary)}", markup=False, soft_wrap=True)
+
+
+@commands.command()
+@handles_errors
+def screen(
+    input_path: InputOption = None,
+    out_path: OutOption = None,
+    rejected: RejectedOption = None,
+    report: ReportOption = None,
+    params_file: ParamsOption = None,
+) -> None:
+    """Screen measured candidates (filter thresholds, duplicates vs in-domain) before export."""
+    from rucola.corpus.filters.stage import run_filter
+    from rucola.stage import summary_line
+
+    params = read_params(params_file)
+    # The filter's thresholds with the screen's own paths and reference set.
+    section = override(
+        {**params["filter"], **params["screen"]},
+        input=input_path,
+        out=out_path,
+        rejected=rejected,
+        report=report,
+    )
+    summary = run_filter(section, stage="screen")
+    out.print(f"screen: {summary_line(summary)}", markup=False, soft_wrap=True)
+
+
+@commands.command()
+@handles_errors
+def split(
+    input_path: InputOption = None,
+    out_path: OutOption = None,
+    report: ReportOption = None,
+    params_file: ParamsOption = None,
+) -> None:
+    """Stratified, group-aware train/validation/test split with deterministic ids."""
+    from rucola.corpus.split import run_split
+
+    section = override(
+        read_params(params_file)["split"], input=input_path, out=out_path, report=report
+    )
+    summary = run_split(section)
+    for domain, info in summary["domains"].items():
+        sizes = ", ".join(f"{s} {v['rows']}" for s, v in info["splits"].items())
+        out.print(f"split: {domain}: {sizes}")

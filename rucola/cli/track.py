@@ -1,0 +1,53 @@
+"""Commands of the tracker stages: input fingerprints for DVC (see ``rucola.track``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from rucola.cli.common import ParamsOption, handles_errors, out, read_params
+
+commands = typer.Typer()
+
+
+@commands.command()
+@handles_errors
+def track(
+    family: Annotated[
+        str, typer.Argument(help="the params key naming the input, e.g. extract.sources")
+    ],
+    path: Annotated[str, typer.Argument(help="the input (file or folder) as params name it")],
+    name: Annotated[
+        str | None,
+        typer.Option("--as", help="fingerprint name (the source id for generate.sources)"),
+    ] = None,
+    params_file: ParamsOption = None,
+) -> None:
+    """Fingerprint one params-named input for DVC (reports/inputs/FAMILY/PATH.json)."""
+    from rucola.track import track as run
+
+    target = run(read_params(params_file), family, path, name)
+    out.print(f"track: {path} -> {target}", markup=False)
+
+
+@commands.command("track-generator")
+@handles_errors
+def track_generator(
+    name: Annotated[str, typer.Argument(help="generator name under generate.generators")],
+    params_file: ParamsOption = None,
+) -> None:
+    """Fingerprint the sources one generator reads (reports/inputs/generate.generators/)."""
+    from rucola.track import track_generator as run
+
+    out.print(f"track-generator: {name} -> {run(read_params(params_file), name)}", markup=False)
+
+
+@commands.command("track-index")
+@handles_errors
+def track_index(params_file: ParamsOption = None) -> None:
+    """Record which inputs params name per family; remove fingerprints no longer named."""
+    from rucola.track import track_index as run
+
+    counts = {family: len(names) for family, names in run(read_params(params_file)).items()}
+    out.print(f"track-index: {counts}", markup=False)

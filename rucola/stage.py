@@ -1,0 +1,364 @@
+"""The contract every row stage follows: read, keep or set aside, report, write all at once.
+
+A stage (extract, generate, merge, measure, screen, filter, annotate, split, release) reads
+its inputs through :func:`read_table` (or :func:`open_parquet` to stream them), so a
+missing, truncated or foreign file is one line naming it; it counts the rows it read
+(:meth:`StageRun.count_read`) and hands every one either to the kept rows
+(:meth:`StageRun.finish`, or :meth:`StageRun.count_kept` for a stage that streams its
+output through :meth:`StageRun.path`) or to :meth:`StageRun.set_aside` with a reason, so
+nothing is lost silently; and its outputs are
+written into staging paths that move into place together once everything succeeded, so a
+run that fails half-way leaves the previous outputs untouched.
+
+The report of every row stage has the same three keys, ``read``, ``kept`` and
+``set_aside`` (reason -> count), and ``read == kept + sum(set_aside)`` is checked before a
+byte is written: a mismatch is a bug, not a user error, and keeps its traceback.
+
+Set-aside rows share one schema: ``stage``, ``reason``, ``detail``, ``origin``, then the
+row's own columns (the project's row schema, passed in by the caller, so this helper stays
+at the bottom of the import graph).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from rucola.errors import RucolaError
+from rucola.io import OWNER_FILE, check_replaceable, listed_files, write_json, write_parquet
+
+STANDARD_COLUMNS = ["stage", "reason", "detail", "origin"]
+STAGED = "rucola-staged"
+
+
+def read_table(
+    path: str | Path,
+    what: str = "input",
+    columns: Sequence[str] | None = None,
+    hint: str | None = None,
+) -> pa.Table:
+    """A parquet input, or one line naming the file: missing, truncated, not parquet, or
+    lacking a column the stage needs. ``hint`` is for a missing file or column (e.g. which
+    stage writes it); an unreadable file gets its own."""
+    file = Path(path)
+    if not file.is_file():
+        raise RucolaError(f"{what} not found", file, hint=hint)
+    with reading(file, what):
+        schema = pq.read_schema(file)
+    if columns is not None:
+        missing = [c for c in columns if c not in schema.names]
+        if missing:
+            raise RucolaError(f"{what} has no column {missing[0]!r}", file, hint=hint)
+    with reading(file, what):
+        return pq.read_table(file, columns=list(columns) if columns is not None else None)
+
+
+def open_parquet(
+    path: str | Path,
+    what: str = "input",
+    columns: Sequence[str] | None = None,
+    hint: str | None = None,
+) -> pq.ParquetFile:
+    """A parquet input to stream in batches, checked as :func:`read_table` checks it; wrap
+    the reading in :func:`reading` so a corrupt page half-way is one line too."""
+    file = Path(path)
+    if not file.is_file():
+        raise RucolaError(f"{what} not found", file, hint=hint)
+    with reading(file, what):
+        source = pq.ParquetFile(file)
+    if columns is not None:
+        missing = [c for c in columns if c not in source.schema_arrow.names]
+        if missing:
+            raise RucolaError(f"{what} has no column {missing[0]!r}", file, hint=hint)
+    return source
+
+
+@contextmanager
+def reading(path: str | Path, what: str = "input", hint: str | None = None) -> Iterator[None]:
+    """Turn an Arrow or OS error raised while reading ``path`` into one line naming it."""
+    try:
+        yield
+    except (pa.ArrowException, OSError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RucolaError(
+            f"{what} is not a readable parquet file ({reason})",
+            path,
+            hint=hint or "the file is truncated or in another format; rebuild it",
+        ) from None
+
+
+def read_frame(
+    path: str | Path,
+    what: str = "input",
+    columns: Sequence[str] | None = None,
+    hint: str | None = None,
+) -> pd.DataFrame:
+    """:func:`read_table` as a pandas frame."""
+    return read_table(path, what, columns, hint).to_pandas()
+
+
+def summary_line(report: dict[str, Any]) -> str:
+    """``12 read, 10 kept, 2 set aside (duplicate 1, excluded_mark 1)``: what a command
+    prints after a row stage."""
+    reasons = report["set_aside"]
+    total = sum(reasons.values())
+    detail = f" ({', '.join(f'{k} {v}' for k, v in reasons.items())})" if reasons else ""
+    return f"{report['read']} read, {report['kept']} kept, {total} set aside{detail}"
+
+
+def _leftover_pattern(name: str) -> re.Pattern[str]:
+    """What a killed run leaves beside ``name``: staged files (``.NAME.rucola-staged``, and
+    the ``atomic_path`` temporary of one, ``..NAME.rucola-staged.XXXXXXXX.tmp``),
+    ``atomic_path`` temporaries (``.NAME.XXXXXXXX.tmp``) and ``atomic_dir`` folders
+    (``.NAME.XXXXXXXX``, ``.NAME.old.XXXXXXXX``). All begin with ``.NAME.``, a name only
+    rucola gives."""
+    random = r"[A-Za-z0-9_]{8}"
+    name = re.escape(name)
+    return re.compile(
+        rf"^(\.{name}\.({STAGED}|{random}\.tmp|{random}|old\.{random})"
+        rf"|\.\.{name}\.{STAGED}\.{random}\.tmp)$"
+    )
+
+
+def remove_leftovers(target: str | Path) -> list[Path]:
+    """Remove what an interrupted write of ``target`` left in its folder; returns them."""
+    target = Path(target)
+    folder = target.parent
+    if not folder.is_dir():
+        return []
+    pattern = _leftover_pattern(target.name)
+    removed = []
+    for entry in sorted(folder.iterdir()):
+        if pattern.match(entry.name):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+            removed.append(entry)
+    return removed
+
+
+def _as_table(rows: pa.Table | pd.DataFrame) -> pa.Table:
+    if isinstance(rows, pa.Table):
+        return rows
+    return pa.Table.from_pandas(rows, preserve_index=False).replace_schema_metadata(None)
+
+
+def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table`` with exactly ``schema``'s columns in its order: missing ones null, others
+    dropped, types cast (a value that cannot be cast is a bug and raises)."""
+    columns = []
+    for field in schema:
+        if field.name in table.column_names:
+            columns.append(table.column(field.name).cast(field.type))
+        else:
+            columns.append(pa.nulls(table.num_rows, field.type))
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+class StageRun:
+    """One run of a row stage: counts, set-aside rows, and staged outputs.
+
+    Use as a context manager; outputs written through :meth:`path`, :meth:`folder` and
+    :meth:`finish` move into place together when the block ends without an error, and are
+    discarded when it raises. Entering removes what an earlier killed run left behind.
+    """
+
+    def __init__(
+        self,
+        stage: str,
+        *,
+        report: str | Path | None,
+        out: str | Path | None = None,
+        rejected: str | Path | None = None,
+        outputs: Iterable[str | Path] = (),
+        set_aside_schema: pa.Schema | None = None,
+    ) -> None:
+        self.stage = stage
+        self.report_path = Path(report) if report is not None else None
+        self.out = Path(out) if out is not None else None
+        self.rejected = Path(rejected) if rejected is not None else None
+        self.set_aside_schema = set_aside_schema
+        self.read = 0
+        self.kept = 0
+        self.counts: Counter[str] = Counter()
+        self._set_aside: list[pa.Table] = []
+        self._staged: dict[Path, Path] = {}
+        self._folders: set[Path] = set()
+        self._finished = False
+        targets = [Path(p) for p in outputs]
+        targets += [p for p in (self.report_path, self.out, self.rejected) if p is not None]
+        self.targets = targets
+
+    # -- counting -------------------------------------------------------------------
+    def count_read(self, n: int) -> None:
+        """Rows read from the stage's main input."""
+        self.read += int(n)
+
+    def count_kept(self, n: int) -> None:
+        self.kept += int(n)
+
+    def set_aside(
+        self,
+        rows: pa.Table | pd.DataFrame,
+        reason: str | Sequence[str] | np.ndarray,
+        detail: str | Sequence[str | None] | np.ndarray | None = None,
+    ) -> None:
+        """Rows that leave the stream, each with a reason (and a detail, e.g. the origin of
+        the row a duplicate repeats); counted per reason and written to the side file."""
+        table = _as_table(rows)
+        n = table.num_rows
+        if n == 0:
+            return
+        reasons = [reason] * n if isinstance(reason, str) else [str(r) for r in reason]
+        if detail is None or isinstance(detail, str):
+            details: list[str | None] = [detail] * n
+        else:
+            details = [None if d is None else str(d) for d in detail]
+        if len(reasons) != n or len(details) != n:
+            raise ValueError(f"{self.stage}: {n} rows but {len(reasons)} reasons")
+        for name in STANDARD_COLUMNS[:3]:
+            if name in table.column_names:
+                table = table.drop_columns(name)
+        table = table.add_column(0, "detail", pa.array(details, pa.string()))
+        table = table.add_column(0, "reason", pa.array(reasons, pa.string()))
+        table = table.add_column(0, "stage", pa.array([self.stage] * n, pa.string()))
+        if "origin" not in table.column_names:
+            table = table.add_column(3, "origin", pa.nulls(n, pa.string()))
+        self._set_aside.append(table)
+        self.counts.update(reasons)
+
+    @property
+    def set_aside_total(self) -> int:
+        return sum(self.counts.values())
+
+    # -- staged outputs -------------------------------------------------------------
+    def path(self, target: str | Path) -> Path:
+        """Where to write ``target`` now; it moves into place when the run succeeds."""
+        target = Path(target)
+        staged = target.parent / f".{target.name}.{STAGED}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self._staged[target] = staged
+        return staged
+
+    def folder(self, target: str | Path) -> Path:
+        """A staging folder for a folder output; it replaces ``target`` (only a folder
+        rucola wrote, see ``rucola.io.check_replaceable``) when the run succeeds."""
+        target = Path(target)
+        check_replaceable(target)
+        staged = self.path(target)
+        if staged.exists():
+            shutil.rmtree(staged)
+        staged.mkdir()
+        os.chmod(staged, 0o777 & ~_umask())
+        self._folders.add(target)
+        return staged
+
+    def report(self, **extra: Any) -> dict[str, Any]:
+        """The standard keys, checked to add up, then the stage's own figures."""
+        total = self.set_aside_total
+        if self.read != self.kept + total:  # a bug in the stage, not a user error
+            raise AssertionError(
+                f"{self.stage} lost rows: {self.read} read, {self.kept} kept, {total} set aside"
+            )
+        return {
+            "read": self.read,
+            "kept": self.kept,
+            "set_aside": dict(sorted(self.counts.items())),
+        } | extra
+
+    def finish(
+        self,
+        kept: pa.Table | pd.DataFrame | None = None,
+        kept_schema: pa.Schema | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
+        """Count and stage the kept rows, the set-aside rows and the report (in that
+        order of checks: nothing is staged if the counts do not add up)."""
+        if kept is not None:
+            self.count_kept(kept.num_rows if isinstance(kept, pa.Table) else len(kept))
+        report = self.report(**extra)
+        if kept is not None:
+            if self.out is None:
+                raise ValueError(f"{self.stage}: kept rows but no output path")
+            if isinstance(kept, pa.Table) and kept_schema is not None:
+                kept = kept.select(kept_schema.names).cast(kept_schema)
+            write_parquet(kept, self.path(self.out), kept_schema)
+        if self.rejected is not None:
+            write_parquet(self.set_aside_table(), self.path(self.rejected))
+        if self.report_path is not None:
+            write_json(report, self.path(self.report_path))
+        self._finished = True
+        return report
+
+    def set_aside_table(self) -> pa.Table:
+        """Every set-aside row in one table with the standard columns first."""
+        if self._set_aside:
+            table = pa.concat_tables(self._set_aside, promote_options="permissive")
+        else:
+            table = pa.table({name: pa.array([], pa.string()) for name in STANDARD_COLUMNS})
+        if self.set_aside_schema is not None:
+            return conform(table, self.set_aside_schema)
+        return table
+
+    # -- the transaction ------------------------------------------------------------
+    def __enter__(self) -> StageRun:
+        for target in self.targets:
+            remove_leftovers(target)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if kind is None:
+                self._commit()
+        finally:
+            for staged in self._staged.values():
+                if staged.is_dir() and not staged.is_symlink():
+                    shutil.rmtree(staged)
+                elif staged.exists():
+                    staged.unlink()
+
+    def _commit(self) -> None:
+        for target, staged in self._staged.items():
+            if not staged.exists():
+                raise AssertionError(f"{self.stage}: {target} was staged but never written")
+        for target in self._folders:
+            staged = self._staged[target]
+            write_json({"files": listed_files(staged), "written_by": "rucola"}, staged / OWNER_FILE)
+            check_replaceable(target)
+        for target, staged in self._staged.items():
+            if target in self._folders and target.exists():
+                old = target.parent / f".{target.name}.old.{_token()}"
+                os.replace(target, old)
+                os.replace(staged, target)
+                shutil.rmtree(old)
+            else:
+                os.replace(staged, target)
+
+
+def _token() -> str:
+    """Eight characters for a temporary name (the pattern ``remove_leftovers`` knows)."""
+    return os.urandom(6).hex()[:8]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

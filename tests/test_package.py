@@ -1,0 +1,51 @@
+"""Installing the project adds one import name, ``rucola``, and nothing else.
+
+The design card's folders (``corpus/``, ``generation/``, ``validation/``, ``release/``) stay
+at the top of the repository and are mapped into the package by ``pyproject.toml``; a wheel
+built from a copy of the sources must hold them under ``rucola/`` only, with the card
+template beside ``rucola/release/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ["pyproject.toml", "README.md", "rucola", "corpus", "generation", "validation", "release"]
+
+
+def test_wheel_exposes_only_rucola(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, project / name)
+    pip = ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    subprocess.run(
+        [sys.executable, *pip, str(project), "-w", str(tmp_path / "dist")],
+        check=True,
+        cwd=tmp_path,
+        capture_output=True,
+    )
+    (wheel,) = (tmp_path / "dist").glob("rucola-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names}
+    assert top == {"rucola", next(t for t in top if t.endswith(".dist-info"))}
+    modules = {name for name in names if name.endswith(".py")}
+    for folder in ["corpus", "generation", "validation", "release"]:
+        expected = {
+            f"rucola/{path.relative_to(ROOT).as_posix()}"
+            for path in (ROOT / folder).rglob("*.py")
+            if "__pycache__" not in path.parts
+        }
+        assert expected <= modules, sorted(expected - modules)[:5]
+    assert "rucola/release/templates/card.md.j2" in names
+    (dist_info,) = {t for t in top if t.endswith(".dist-info")}
+    assert "rucola" in zipfile.ZipFile(wheel).read(f"{dist_info}/entry_points.txt").decode()
