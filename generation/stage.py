@@ -272,7 +272,7 @@ def generate(
             run.set_aside(_source_rows(mine), reason, [s.detail for s in mine])
         table = store.read_all() if shards else CANDIDATE_SCHEMA.empty_table()
         table, repeats = _deduplicate(table)
-        report = _account(run, cfg, shards, store, table, repeats)
+        report = _account(run, shards, store, table, repeats)
         write_parquet(table, run.path(out))
         report = run.finish(
             generator=name,
@@ -292,7 +292,6 @@ def generate(
 
 def _account(
     run: StageRun,
-    cfg: GeneratorConfig,
     shards: list[list[Item]],
     store: ShardStore,
     table: pa.Table,

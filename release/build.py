@@ -360,7 +360,8 @@ def release(
     ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
     gold = gold_rows(frame)
 
-    run = StageRun(STAGE, report=report)
+    folders = [p for p in (out_dir, private_dir, compat_dir) if p is not None]
+    run = StageRun(STAGE, report=report, outputs=folders)
     with run:
         public, private = run.folder(out_dir), run.folder(private_dir)
         compat = run.folder(compat_dir) if compat_dir is not None else None

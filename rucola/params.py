@@ -127,7 +127,10 @@ def _read(path: Path) -> str:
     if not path.is_file():
         what = "is a folder, not a params file" if path.is_dir() else "params file not found"
         raise RucolaError(what, path)
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RucolaError(f"cannot read the params file: {exc.strerror}", path) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -224,16 +227,19 @@ def load_params(path: str | Path | None = None) -> dict[str, Any]:
             _line(root, ()),
         )
     problems = _duplicates(root)
-    params = None
     if not problems:
         problems, params = _problems(data)
-    if problems:
-        lines = [p.line or _line(root, p.loc) for p in problems]
-        first = min(range(len(problems)), key=lambda i: (lines[i] is None, lines[i] or 0, i))
-        text = problems[first].text
-        if len(problems) > 1:
-            more = len(problems) - 1
-            text += f" (and {more} more problem{'s' if more > 1 else ''})"
-        raise RucolaError(text, path, lines[first], hint=problems[first].hint)
-    assert params is not None
-    return params
+        if params is not None and not problems:
+            return params
+    raise _error(problems, root, path)
+
+
+def _error(problems: list[Problem], root: yaml.Node | None, path: Path) -> RucolaError:
+    """The first problem in file order as one line, with how many more there are."""
+    lines = [p.line or _line(root, p.loc) for p in problems]
+    first = min(range(len(problems)), key=lambda i: (lines[i] is None, lines[i] or 0, i))
+    text = problems[first].text
+    if len(problems) > 1:
+        more = len(problems) - 1
+        text += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return RucolaError(text, path, lines[first], hint=problems[first].hint)

@@ -8,9 +8,11 @@ which kind. The modules here follow the data one way:
   table of votes, failing on malformed input with the file and line;
 - ``cleaning``: decide the fate of every vote (used, control, or dropped with a reason);
 - ``aggregate`` (stage 1, through crowd-kit) and ``categories`` (stage 2);
-- ``merge``: the whole merge from files to the annotated table and its report;
+- ``merge``: the whole merge from files to the annotated table and its report (what it
+  gives, ``result``, is its own module, so that ``report`` needs no import of ``merge``);
 - ``agreement`` and ``report``: WAWA per category, Krippendorff's alpha, the worker table;
-- ``export``: task pools with control tasks for the next round;
+- ``export``: task pools with control tasks for the next round (``run_export`` is the
+  whole ``annotate export`` command, stage 2 aggregating the stage-1 answers itself);
 - ``simulate``: answers drawn from a worker model, to plan overlap and budget;
 - ``corpus_merge``: labelled out-of-domain rows into the corpus stream.
 """

@@ -6,6 +6,11 @@ so they are drawn so that consecutive pages use different ones, and placed at a 
 position on the page; everything is shuffled with ``seed``, from inputs sorted by id, so
 the same inputs give the same pool. Rows are written page after page (every
 ``page_size`` rows form one page). A Label Studio task list is written alongside.
+
+``run_export`` is the ``annotate export`` command: it reads the candidates (stage 1) or
+aggregates the stage-1 answers (stage 2), and the pool, its Label Studio twin and the
+manifest appear together; the manifest is the run's report, with ``read``, ``kept`` and
+``set_aside`` (``rucola.stage``).
 """
 
 from __future__ import annotations

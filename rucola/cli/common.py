@@ -22,7 +22,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from rucola.errors import RucolaError
-from rucola.params import load_params
 
 # emoji=False: Rich would print `params.yaml:100: ...` as `params.yaml💯 ...`
 err = Console(stderr=True, highlight=False, emoji=False)
@@ -77,7 +76,10 @@ def progress() -> bool:
 def read_params(params_file: Path | None) -> dict[str, Any]:
     """The params a command runs on. ``None`` (no ``--params``) goes to ``load_params`` as
     it is, so the rule for a missing file (``params.yaml`` if present, else the defaults;
-    a file that is named must exist) lives in one place."""
+    a file that is named must exist) lives in one place. Imported here: the params
+    schema (pydantic) is the slowest import of all, and ``--help`` needs none of it."""
+    from rucola.params import load_params
+
     return load_params(params_file)
 
 

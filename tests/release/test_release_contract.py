@@ -110,3 +110,20 @@ def test_a_damaged_set_aside_file_is_named(run_cli, tmp_path):
     assert code == 1
     assert "data/rejected.parquet: set-aside rows is not a readable parquet file" in stderr
     assert tree(project / "out") == before
+
+
+def test_leftovers_of_a_killed_build_are_removed(tmp_path):
+    write_input(tmp_path, split_frame())
+    params = release_params(tmp_path)
+    run_release(params)
+    release = tmp_path / "release"
+    # what a build killed while staging and while swapping leaves behind
+    (release / ".rucola.rucola-staged").mkdir()
+    (release / ".rucola.rucola-staged/half.parquet").write_bytes(b"half")
+    (release / ".private.old.abcd1234").mkdir()
+    (tmp_path / "reports/.release.json.rucola-staged").write_text("{")
+    before = tree(release)
+    run_release(params)
+    assert sorted(p.name for p in release.iterdir()) == ["private", "rucola", "rucola_csv"]
+    assert not list((tmp_path / "reports").glob(".*"))
+    assert tree(release) == {k: v for k, v in before.items() if not k.startswith(".")}

@@ -40,3 +40,29 @@ def test_missing_input_is_one_line_and_debug_shows_the_traceback(run_cli, tmp_pa
     assert len(stderr.strip().splitlines()) <= 2 and "Traceback" not in stderr
     with pytest.raises(RucolaError):
         run_cli("--debug", "filter", cwd=tmp_path)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["measure"],
+        ["filter"],
+        ["split"],
+        ["validate"],
+        ["baseline"],
+        ["annotate", "corpus"],
+        ["release", "build"],
+    ],
+)
+def test_stage_commands_take_their_input_as_an_option(run_cli, tmp_path, command):
+    """The options pattern: --input replaces the params key for this run (the error names
+    the file given, not the params default)."""
+    code, _, stderr = run_cli(*command, "--input", "other.parquet", cwd=tmp_path)
+    assert code == 1 and stderr.startswith("error: other.parquet"), stderr
+
+
+def test_filter_and_screen_take_every_path_as_an_option(run_cli):
+    for command in ("filter", "screen"):
+        _, stdout, _ = run_cli(command, "--help")
+        for option in ("--input", "--out", "--rejected", "--report", "--params"):
+            assert option in stdout, (command, option)
