@@ -273,6 +273,9 @@ class Ray(Section):
 class Merge(Section):
     out: Output = _key("data/interim/candidates.parquet", "all generators' candidates")
     report: Output = _key("reports/candidates.json", "counts per generator")
+    rejected: Output = _key(
+        "data/interim/rejected/merge_candidates.parquet", "candidates set aside, why"
+    )
 
 
 class GenerationSource(Section):
@@ -326,6 +329,9 @@ class Generate(Section):
     shard_size: Count = _key(2000, "inputs per resumable shard")
     out_dir: Output = _key("data/interim/candidates", "`<generator>.parquet` per generator")
     report_dir: Output = _key("reports/generate", "`<generator>.json` per generator")
+    rejected_dir: Output = _key(
+        "data/interim/rejected/generate", "`<generator>.parquet`: source sentences set aside"
+    )
     work_dir: Output = _key(".cache/rucola/generation", "unfinished shards (resume)")
     cache_dir: Output = _key(".cache/rucola", "converted CTranslate2 models")
     merge: Merge = _key(Merge, "`rucola merge-candidates`")
@@ -401,6 +407,7 @@ class Annotate(Section):
 class Measure(Section):
     input: Input = _key("data/interim/combined.parquet", "rows to measure")
     out: Output = _key("data/interim/measured.parquet", "rows with token counts and ipm")
+    report: Output = _key("reports/measure.json", "rows read and kept, frequency source")
     batch_rows: Count = _key(10000, "rows per streamed batch (bounds memory)")
 
 
@@ -438,6 +445,9 @@ class Filter(Section):
 
 class Screen(Section):
     input: Input = _key("data/interim/candidates_measured.parquet", "measured candidates")
+    measure_report: Output = _key(
+        "reports/measure_candidates.json", "the report of measuring the candidates"
+    )
     out: Output = _key("data/interim/screened.parquet", "candidates worth annotating")
     rejected: Output = _key("data/interim/rejected/screen.parquet", "rows set aside, why")
     report: Output = _key("reports/screen.json", "counts by reason")
@@ -494,6 +504,7 @@ class Release(Section):
     compat: Output = _key("data/release/rucola_csv", "the published RuCoLA CSV layout")
     changelog: Output = _key("release/CHANGELOG.md", "release notes")
     annotation_report: Input = _key("reports/annotation.json", "for the dataset card")
+    report: Output = _key("reports/release.json", "rows read and released per config")
     pretty_name: Text = _key("RuCoLA: Russian Corpus of Linguistic Acceptability", "card title")
     license: Text = _key("apache-2.0", "card licence")
 

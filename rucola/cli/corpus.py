@@ -55,6 +55,7 @@ def measure(
         typer.Option("--input", help="parquet with a sentence column; default: measure.input"),
     ] = None,
     out_path: OutOption = None,
+    report: ReportOption = None,
     workers: Annotated[
         int | None, typer.Option("--workers", help="processes; default: filter.workers")
     ] = None,
@@ -64,7 +65,7 @@ def measure(
     from rucola.corpus.measure import measure as run
 
     params = read_params(params_file)
-    section = override(params["measure"], input=input_path, out=out_path)
+    section = override(params["measure"], input=input_path, out=out_path, report=report)
     summary = run(
         section["input"],
         section["out"],
@@ -72,7 +73,7 @@ def measure(
         progress=progress(),
         workers=workers or params["filter"]["workers"],
         batch_rows=section["batch_rows"],
-        report=section.get("report"),
+        report=section["report"],
     )
     out.print(
         f"measure: {summary['kept']} sentences ({summary['frequency_source']} "
