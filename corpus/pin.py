@@ -13,12 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from rucola.corpus import schema
 from rucola.corpus.dedup import sentence_key
 from rucola.corpus.sources.rucola_csv import is_published_layout, published_frame
 from rucola.errors import RucolaError
+from rucola.stage import read_frame, read_table
 
 PIN_COLUMNS = ["key", "split", "scope", "id"]
 
@@ -44,14 +44,14 @@ def read_release_folder(folder: Path, columns: list[str] | None = None) -> pd.Da
         raise RucolaError("no default/*.parquet files: not a release folder", folder)
     parts = []
     for path in files:
-        table = pq.read_table(path, columns=columns).to_pandas()
+        table = read_frame(path, "release file", columns)
         table["split"] = path.stem.split("-")[0]
         parts.append(table)
     return pd.concat(parts, ignore_index=True)
 
 
 def _from_parquet(path: Path) -> pd.DataFrame:
-    table = pq.read_table(path)
+    table = read_table(path, "pinned release")
     if not {"sentence", "split"} <= set(table.column_names):
         raise RucolaError("a pinned parquet needs 'sentence' and 'split' columns", path)
     columns = [c for c in ("sentence", "split", "id", "domain") if c in table.column_names]

@@ -9,13 +9,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import matthews_corrcoef
 
 from rucola.errors import RucolaError
 from rucola.io import write_json
+from rucola.stage import read_frame
 
 C_GRID = (0.01, 0.1, 1.0)
 
@@ -24,7 +24,7 @@ def _read(path: Path) -> pd.DataFrame:
     if not path.is_file():
         raise RucolaError("not found", path)
     if path.suffix == ".parquet":
-        frame = pq.read_table(path).to_pandas()
+        frame = read_frame(path, "split rows")
     else:
         frame = pd.read_csv(path, keep_default_na=False).rename(columns={"acceptable": "label"})
     if not {"sentence", "label"} <= set(frame.columns):

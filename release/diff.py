@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from rucola.corpus.dedup import sentence_key
 from rucola.corpus.pin import id_scopes, read_release_folder
 from rucola.corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
 from rucola.errors import RucolaError
+from rucola.stage import read_frame
 
 COLUMNS = FRAME_COLUMNS
 KEY = ["split", "scope", "id"]
@@ -35,7 +35,7 @@ def _from_folder(path: Path) -> pd.DataFrame:
     gold_path = path.parent / "private" / "test_gold.parquet"
     test = frame["split"] == "test"
     if gold_path.is_file() and test.any():
-        gold = pq.read_table(gold_path).to_pandas().set_index("id")
+        gold = read_frame(gold_path, "private gold").set_index("id")
         held = test & frame["id"].isin(gold.index)  # published test rows may lack gold
         for column in ("label", "error_type", "detailed_source", "domain"):
             if column in gold.columns:
@@ -49,7 +49,7 @@ def read_release(path: str | Path) -> pd.DataFrame:
     parquet, or a folder in the published RuCoLA layout, indexed by identity."""
     path = Path(path)
     if path.is_file() and path.suffix == ".parquet":
-        frame = pq.read_table(path).to_pandas()
+        frame = read_frame(path, "release")
     elif is_published_layout(path):
         frame = published_frame(path)
     elif path.is_dir():
@@ -79,7 +79,7 @@ def read_ledger(path: str | Path) -> pd.DataFrame | None:
     ledger = folder.parent / "private" / LEDGER
     if not ledger.is_file():
         return None
-    frame = pq.read_table(ledger).to_pandas()
+    frame = read_frame(ledger, "corrections ledger")
     frame["scope"] = id_scopes(frame)
     return frame.set_index(["split", "scope", "id"])
 

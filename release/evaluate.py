@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 from sklearn.metrics import matthews_corrcoef
 
 from rucola.errors import RucolaError
 from rucola.io import write_json
+from rucola.stage import read_frame
 
 
 def _rows(lines: list[int], limit: int = 5) -> str:
@@ -62,7 +62,7 @@ def read_gold(path: str | Path) -> pd.DataFrame:
     if not path.is_file():
         raise RucolaError("gold file not found", path, hint="build a release first, or pass --gold")
     if path.suffix == ".parquet":
-        gold = pq.read_table(path).to_pandas()
+        gold = read_frame(path, "gold")
     else:
         try:
             gold = pd.read_csv(path, keep_default_na=False, dtype={"error_type": str})

@@ -48,3 +48,33 @@ def run_cli():
         return result.exit_code, result.stdout, result.stderr
 
     return invoke
+
+
+def _repository_state() -> dict[str, float]:
+    """Every file under the repository's data/ and reports/ with its modification time."""
+    state = {}
+    for folder in ("data", "reports"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file():
+                state[path.relative_to(ROOT).as_posix()] = path.stat().st_mtime
+    return state
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config._rucola_state = _repository_state()  # type: ignore[attr-defined]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A test writes inside its tmp_path only: a default output path left in a test's params
+    (a key added to the schema later) would otherwise write into the repository's data."""
+    before = getattr(session.config, "_rucola_state", None)
+    if before is None:
+        return
+    after = _repository_state()
+    touched = sorted(k for k, v in after.items() if before.get(k) != v)
+    touched += sorted(k for k in before if k not in after)
+    if touched:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"tests wrote into the repository: {', '.join(touched[:10])}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -66,11 +66,13 @@ def _generate_params(tmp_path: Path, sources: dict, generators: dict, **extra) -
         "generators": generators,
         "out_dir": str(tmp_path / "candidates"),
         "report_dir": str(tmp_path / "reports"),
+        "rejected_dir": str(tmp_path / "rejected"),
         "work_dir": str(tmp_path / "work"),
         "cache_dir": str(tmp_path.parent / "ct2cache"),
         "merge": {
             "out": str(tmp_path / "candidates.parquet"),
             "report": str(tmp_path / "c.json"),
+            "rejected": str(tmp_path / "rejected_candidates.parquet"),
         },
     }
     g.update(extra)
