@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import razdel
 
+from rucola.corpus.dedup import sentence_key
 from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
@@ -219,7 +220,7 @@ def read_source(
     rows, _lines = READERS[s["format"]](path, s, source_id)
     skipped: list[Skipped] = []
     kept: list[SourceSentence] = []
-    seen: dict[str, str] = {}  # text -> origin of its first occurrence
+    seen: dict[str, str] = {}  # sentence key -> origin of its first occurrence
     has_lang = False
     for row in rows:
         if need_lang in row.texts:
@@ -233,10 +234,11 @@ def read_source(
         if not text:
             skipped.append(Skipped(row, "empty", raw_text))
             continue
-        if text in seen:
-            skipped.append(Skipped(row, "duplicate", raw_text, f"of {seen[text]}"))
+        key = sentence_key(text)
+        if key in seen:
+            skipped.append(Skipped(row, "duplicate", raw_text, f"of {seen[key]}"))
             continue
-        seen[text] = row.origin
+        seen[key] = row.origin
         texts = {lang: normalize_text(t or "") for lang, t in row.texts.items()}
         kept.append(SourceSentence(row.source, texts, row.origin))
     if rows and not has_lang:

@@ -22,6 +22,7 @@ from typing import Any  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
+from rucola.corpus.dedup import sentence_key  # noqa: E402
 from rucola.corpus.pin import id_scopes  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import atomic_dir, file_sha256, write_json  # noqa: E402
@@ -138,6 +139,10 @@ def _read(input_path: Path) -> pd.DataFrame:
     if "pinned_split" not in frame.columns:
         frame["pinned_split"] = pd.Series([None] * len(frame), dtype=object)
     frame["id_scope"] = id_scopes(frame)
+    # "unique" as every stage means it: equal text after normalisation and homoglyph repair
+    frame["sentence_key"] = [
+        sentence_key(s) if isinstance(s, str) else s for s in frame["sentence"]
+    ]
     return frame[[*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]]
 
 
