@@ -72,6 +72,20 @@ SPLIT_ROW_SCHEMA = pa.schema(
 )
 
 
+# The row a release publishes (public parquet and the private gold): an id, then the judgment.
+RELEASE_SCHEMA = pa.schema(
+    [
+        SPLIT_FIELDS[1],
+        *(
+            BASE_SCHEMA.field(name)
+            for name in ["sentence", "label", "error_type", "domain", "detailed_source"]
+        ),
+    ]
+)
+# What the hidden test set hides besides the label (null in the public test files).
+HIDDEN_COLUMNS = ["error_type", "domain", "detailed_source"]
+
+
 def columns_of_type(row: pa.Schema, predicate: Callable[[pa.DataType], bool]) -> list[str]:
     """The names of ``row``'s columns whose type passes ``predicate`` (``pa.types.is_string``)."""
     return [field.name for field in row if predicate(field.type)]

@@ -48,8 +48,8 @@ from rucola.stage import StageRun, read_frame, read_table
 STAGE = "release"
 __all__ = ["SplitFile", "build_release", "run_release"]
 
-RELEASE_COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source"]
-HIDDEN = ["error_type", "domain", "detailed_source"]  # with the label, null in public test
+RELEASE_COLUMNS = schema.RELEASE_SCHEMA.names
+HIDDEN = schema.HIDDEN_COLUMNS  # with the label, null in public test
 HIDDEN_LABEL = -1
 REQUIRED_COLUMNS = [*RELEASE_COLUMNS, "split", "n_tokens"]
 CONFIGS = {
@@ -64,16 +64,10 @@ GOLD_FILE = "test_gold.parquet"
 PLOTS = {"token_lengths": "token_lengths.png", "error_types": "error_types.png"}
 COMPRESSION = "zstd"
 
-_STRING_COLUMNS = ["sentence", "error_type", "domain", "detailed_source"]
+_STRING_COLUMNS = schema.columns_of_type(schema.RELEASE_SCHEMA, pa.types.is_string)
+# the gold: the release row with what the public test hides first (its order is the files')
 GOLD_SCHEMA = pa.schema(
-    [
-        ("id", pa.int64()),
-        ("label", pa.int64()),
-        ("error_type", pa.string()),
-        ("domain", pa.string()),
-        ("detailed_source", pa.string()),
-        ("sentence", pa.string()),
-    ]
+    [schema.RELEASE_SCHEMA.field(name) for name in ["id", "label", *HIDDEN, "sentence"]]
 )
 
 
