@@ -783,6 +783,15 @@ def cross_problems(params: Params) -> list[Problem]:
         problems.append(
             Problem.at(("filter", "min_tokens"), f"{low} is more than filter.max_tokens ({high})")
         )
+    frequency = params.filter.frequency
+    if frequency.source == "rnc" and not frequency.path:
+        problems.append(
+            Problem.at(
+                ("filter", "frequency", "source"),
+                "is 'rnc' but filter.frequency.path names no dictionary",
+                hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]",
+            )
+        )
     simulate = params.annotate.simulate
     if simulate.overlap > simulate.max_overlap:
         problems.append(

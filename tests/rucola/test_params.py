@@ -109,6 +109,13 @@ CASES = {
         "filter: null",
         "must be a mapping, not null",
     ),
+    "rnc without its dictionary": (
+        r"source: wordfreq",
+        "source: rnc",
+        "filter.frequency.source",
+        "source: rnc",
+        "names no dictionary",
+    ),
     "share out of range": (
         r"min_high_freq_share: 0\.6",
         "min_high_freq_share: 2.5",
