@@ -12,10 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from rucola.errors import RucolaError
-from rucola.settings import Decoding, Generator, defaults_of, generator_problems, problems_of
+from rucola.settings import Decoding, Generator, defaults_of, generator_problems, validated
 
 # Every generator key with its default (``method`` has none: it is required).
 GENERATOR_DEFAULTS: dict[str, Any] = defaults_of(Generator)
@@ -56,11 +54,7 @@ def generator_config(
             f"no generator '{name}' in generate.generators", path, hint=f"defined: {known}"
         )
     where = ("generate", "generators", name)
-    try:
-        generator = Generator.model_validate(generators[name])
-    except ValidationError as exc:
-        problem = problems_of(exc, Generator, where)[0]
-        raise RucolaError(problem.text, path) from None
+    generator = validated(Generator, generators[name], where, path)
     problems = generator_problems(name, generator, generate.get("sources") or {}, where)
     if problems:
         raise RucolaError(problems[0].text, path, hint=problems[0].hint)

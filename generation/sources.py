@@ -27,8 +27,7 @@ from rucola.corpus.dedup import sentence_key
 from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
-from rucola.params import check_keys
-from rucola.settings import GenerationSource, defaults_of
+from rucola.settings import GenerationSource, defaults_of, validated
 
 LANG_CODES = {"eng": "en", "rus": "ru", "en": "en", "ru": "ru", "deu": "de", "fra": "fr"}
 FORMATS = ["tsv", "pairs", "tatoeba", "text"]
@@ -67,17 +66,10 @@ class SourceRead:
 
 
 def _settings(source_id: str, raw: dict[str, Any], params_path: Path) -> dict[str, Any]:
-    if not isinstance(raw, dict) or not raw.get("path"):
-        raise RucolaError(f"generate.sources.{source_id} needs a 'path'", params_path)
-    check_keys(raw, SOURCE_DEFAULTS, f"generate.sources.{source_id}", params_path)
-    settings = {**SOURCE_DEFAULTS, **raw}
-    fmt = settings["format"] or _format_from_path(Path(settings["path"]))
-    if fmt not in FORMATS:
-        raise RucolaError(
-            f"generate.sources.{source_id}: format must be one of {', '.join(FORMATS)}",
-            params_path,
-        )
-    settings["format"] = fmt
+    """The source's settings with defaults filled in and its format resolved."""
+    source = validated(GenerationSource, raw, ("generate", "sources", source_id), params_path)
+    settings = source.model_dump()
+    settings["format"] = settings["format"] or _format_from_path(Path(settings["path"]))
     return settings
 
 

@@ -92,34 +92,48 @@ def check_replaceable(target: Path) -> None:
         )
 
 
+def plain_folder_mode(folder: Path) -> None:
+    """Give a folder made by ``mkdtemp`` (0700) the permissions a plain mkdir gives; the
+    caller may narrow them (the private folder of the gold stays 0700)."""
+    os.chmod(folder, 0o777 & ~_UMASK)
+
+
+def swap_in_dir(staged: Path, target: Path) -> None:
+    """Seal ``staged`` with its manifest and put it in place of ``target``: the old folder
+    is checked again (``check_replaceable``) and moved aside first, so ``target`` is never
+    missing nor half-written."""
+    write_json({"files": listed_files(staged), "written_by": "rucola"}, staged / OWNER_FILE)
+    check_replaceable(target)
+    if not target.exists():
+        os.replace(staged, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+    try:
+        os.replace(target, old / target.name)
+        try:
+            os.replace(staged, target)
+        except OSError:
+            os.replace(old / target.name, target)  # the old folder stays where it was
+            raise
+    finally:
+        shutil.rmtree(old)
+
+
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary folder next to ``path``; swap it in for ``path`` on success.
-
-    The old folder is checked before any work (``check_replaceable``) and moved aside
-    before the new one is renamed in, so ``path`` is never missing nor half-written."""
+    """Yield a temporary folder next to ``path``; swap it in for ``path`` on success
+    (``swap_in_dir``). The old folder is checked before any work, too."""
     target = Path(path)
     check_replaceable(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    # mkdtemp creates 0700; the permissions a plain mkdir gives, which the caller may narrow
-    # (the private folder of the gold stays 0700)
-    os.chmod(tmp, 0o777 & ~_UMASK)
-    old: Path | None = None
+    plain_folder_mode(tmp)
     try:
         yield tmp
-        manifest = {"files": listed_files(tmp), "written_by": "rucola"}
-        write_json(manifest, tmp / OWNER_FILE)
-        check_replaceable(target)
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-            os.replace(target, old / target.name)
-        os.replace(tmp, target)
+        swap_in_dir(tmp, target)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)
-        if old is not None:
-            shutil.rmtree(old)
 
 
 def table_from_frame(frame: pd.DataFrame, schema: pa.Schema | None = None) -> pa.Table:

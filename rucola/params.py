@@ -34,8 +34,6 @@ __all__ = [
     "NAMED_KEYS",
     "OUTPUT_KEYS",
     "PARAMS_FILE",
-    "check_keys",
-    "check_paths_and_names",
     "load_params",
     "lookup",
     "optional_path",
@@ -105,24 +103,6 @@ def _path_and_name_problems(params: dict[str, Any]) -> list[Problem]:
     return problems
 
 
-def check_paths_and_names(params: dict[str, Any], path: str | Path = PARAMS_FILE) -> None:
-    """Exit 1 naming the params key of the first output path that leaves the repository or
-    the first generator or source name that is not a plain name."""
-    for problem in _path_and_name_problems(params):
-        raise RucolaError(problem.text, path, hint=problem.hint)
-
-
-def check_keys(given: dict[str, Any], known: dict[str, Any], where: str, path: str | Path) -> None:
-    """Fail on the first key of ``given`` that ``known`` lacks (a typo is never ignored)."""
-    for key in given:
-        if key not in known:
-            raise RucolaError(
-                f"unknown parameter '{where}.{key}'",
-                path,
-                hint=f"known keys: {', '.join(sorted(known))}",
-            )
-
-
 def _read(path: Path) -> str:
     if not path.is_file():
         what = "is a folder, not a params file" if path.is_dir() else "params file not found"
@@ -140,8 +120,10 @@ def _read(path: Path) -> str:
 
 def _parse(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
     """The YAML node tree (for line numbers) and the data it holds."""
+    loader = yaml.SafeLoader(text)
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader), yaml.safe_load(text)
+        root = loader.get_single_node()
+        return root, None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -149,6 +131,8 @@ def _parse(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
         message = " ".join(f"{context + ': ' if context else ''}{problem}".split())
         line = None if mark is None else mark.line + 1
         raise RucolaError(f"not valid YAML: {message}", path, line) from None
+    finally:
+        loader.dispose()
 
 
 def _scalar(node: yaml.Node) -> str | None:

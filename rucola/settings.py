@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -35,6 +35,8 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from rucola.errors import RucolaError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 # Allowed values. The stages keep their own copies next to the code that acts on them;
 # tests/rucola/test_params.py proves the two agree.
@@ -740,6 +742,19 @@ def problems_of(
             loc = loc[:-1]
         problems.append(Problem.at((*prefix, *loc), _message(error, root)))
     return problems
+
+
+def validated(
+    model: type[ModelT], data: object, where: tuple[str | int, ...], path: str | Path
+) -> ModelT:
+    """``data`` checked against one part of the params (a generator, a source) that a caller
+    built in code; the first problem is one line naming the dotted key. ``load_params`` has
+    checked the same part already, with the line in the file."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problem = problems_of(exc, model, where)[0]
+        raise RucolaError(problem.text, path, hint=problem.hint) from None
 
 
 def generator_problems(

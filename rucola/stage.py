@@ -37,7 +37,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rucola.errors import RucolaError
-from rucola.io import OWNER_FILE, check_replaceable, listed_files, write_json, write_parquet
+from rucola.io import (
+    check_replaceable,
+    plain_folder_mode,
+    swap_in_dir,
+    write_json,
+    write_parquet,
+)
 
 STANDARD_COLUMNS = ["stage", "reason", "detail", "origin"]
 STAGED = "rucola-staged"
@@ -52,17 +58,9 @@ def read_table(
     """A parquet input, or one line naming the file: missing, truncated, not parquet, or
     lacking a column the stage needs. ``hint`` is for a missing file or column (e.g. which
     stage writes it); an unreadable file gets its own."""
-    file = Path(path)
-    if not file.is_file():
-        raise RucolaError(f"{what} not found", file, hint=hint)
-    with reading(file, what):
-        schema = pq.read_schema(file)
-    if columns is not None:
-        missing = [c for c in columns if c not in schema.names]
-        if missing:
-            raise RucolaError(f"{what} has no column {missing[0]!r}", file, hint=hint)
-    with reading(file, what):
-        return pq.read_table(file, columns=list(columns) if columns is not None else None)
+    source = open_parquet(path, what, columns, hint)
+    with reading(path, what):
+        return source.read(columns=list(columns) if columns is not None else None)
 
 
 def open_parquet(
@@ -197,7 +195,6 @@ class StageRun:
         self._set_aside: list[pa.Table] = []
         self._staged: dict[Path, Path] = {}
         self._folders: set[Path] = set()
-        self._finished = False
         targets = [Path(p) for p in outputs]
         targets += [p for p in (self.report_path, self.out, self.rejected) if p is not None]
         self.targets = targets
@@ -262,7 +259,7 @@ class StageRun:
         if staged.exists():
             shutil.rmtree(staged)
         staged.mkdir()
-        os.chmod(staged, 0o777 & ~_umask())
+        plain_folder_mode(staged)
         self._folders.add(target)
         return staged
 
@@ -300,7 +297,6 @@ class StageRun:
             write_parquet(self.set_aside_table(), self.path(self.rejected))
         if self.report_path is not None:
             write_json(report, self.path(self.report_path))
-        self._finished = True
         return report
 
     def set_aside_table(self) -> pa.Table:
@@ -339,26 +335,10 @@ class StageRun:
         for target, staged in self._staged.items():
             if not staged.exists():
                 raise AssertionError(f"{self.stage}: {target} was staged but never written")
-        for target in self._folders:
-            staged = self._staged[target]
-            write_json({"files": listed_files(staged), "written_by": "rucola"}, staged / OWNER_FILE)
+        for target in self._folders:  # refuse before anything moves
             check_replaceable(target)
         for target, staged in self._staged.items():
-            if target in self._folders and target.exists():
-                old = target.parent / f".{target.name}.old.{_token()}"
-                os.replace(target, old)
-                os.replace(staged, target)
-                shutil.rmtree(old)
+            if target in self._folders:
+                swap_in_dir(staged, target)
             else:
                 os.replace(staged, target)
-
-
-def _token() -> str:
-    """Eight characters for a temporary name (the pattern ``remove_leftovers`` knows)."""
-    return os.urandom(6).hex()[:8]
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
