@@ -82,6 +82,17 @@ RELEASE_SCHEMA = pa.schema(
         ),
     ]
 )
+# One kept vote of a crowd round (``annotate.votes_out``, private: ``worker`` is the raw id).
+# ``answer``: stage 1 ``acceptable`` | ``unacceptable``; stage 2 the checked categories
+# joined by ``|`` (``syntax``, ``morphology|semantics``) or ``no_violation``.
+VOTES_SCHEMA = pa.schema(
+    [
+        ("task", pa.string()),
+        ("stage", pa.int64()),
+        ("worker", pa.string()),
+        ("answer", pa.string()),
+    ]
+)
 # What the hidden test set hides besides the label (null in the public test files).
 HIDDEN_COLUMNS = ["error_type", "domain", "detailed_source"]
 

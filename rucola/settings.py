@@ -58,6 +58,9 @@ PerturbationRule = Literal[
 ]
 SourceFormat = Literal["tsv", "pairs", "tatoeba", "text"]
 AggregationMethod = Literal["majority", "dawid_skene", "wawa", "glad"]
+RepeatedVotes = Literal["error", "first", "last", "drop"]
+AnswerFormat = Literal["toloka", "label_studio"]
+AnnotatorKey = Literal["env", "sample"]
 
 DEFAULT_MARKS: dict[str, str] = {
     "": "acceptable",
@@ -371,6 +374,18 @@ class Simulate(Section):
     methods: list[AggregationMethod] = _key(
         lambda: ["majority", "dawid_skene", "wawa", "glad"], "methods compared", min_length=1
     )
+    format: AnswerFormat = _key("toloka", "answers written as Toloka TSVs or Label Studio JSON")
+
+
+class VoteColumns(Section):
+    task: Text = _key("task", "column of the task (item) id")
+    worker: Text = _key("worker", "column of the worker id")
+    label: Text = _key("label", "column of the answer (1/acceptable, 0/unacceptable)")
+    golden: Text = _key("golden", "column of a control's golden answer (optional)")
+    sentence: Text = _key("sentence", "column of the sentence (optional)")
+    separator: Text | None = _key(
+        ",", "a row whose worker and label cells list several votes (ItaCoLA); null: never"
+    )
 
 
 class Annotate(Section):
@@ -389,6 +404,10 @@ class Annotate(Section):
     )
     stage2: Inputs = _key(lambda: ["data/sample/annotations/stage2"], "stage 2 answers")
     votes: Inputs = _key(list, "long CSVs `task,worker,label`; all three empty: no round")
+    vote_columns: VoteColumns = _key(VoteColumns, "column names of the `votes` tables")
+    repeated_votes: RepeatedVotes = _key(
+        "error", "a worker's conflicting answers to one task: error, first, last or drop"
+    )
     output_field: Text = _key("violation", "the stage 1 answer column")
     method: AggregationMethod = _key("majority", "aggregation (crowd-kit)")
     min_votes: Count = _key(3, "fewer usable votes, or a tie: pending, never guessed")
@@ -396,7 +415,12 @@ class Annotate(Section):
     min_page_seconds: NonNegative | None = _key(30, "faster pages are dropped; null: off")
     out: Output = _key("data/interim/annotated.parquet", "labels per task")
     report: Output = _key("reports/annotation.json", "agreement and counts")
-    workers: Output = _key("reports/annotation_workers.csv", "per worker")
+    votes_out: Output = _key(
+        "data/interim/votes.parquet", "every kept vote (private: raw worker ids)"
+    )
+    workers: Output = _key(
+        "data/interim/annotation_workers.csv", "per worker (private: raw worker ids)"
+    )
     plot: Output = _key("reports/plots/annotation_agreement.csv", "agreement plot data")
     plot_png: Output = _key("reports/plots/annotation_agreement.png", "agreement plot")
     corpus: AnnotateCorpus = _key(AnnotateCorpus, "`annotate corpus`")
@@ -506,6 +530,10 @@ class Release(Section):
     compat: Output = _key("data/release/rucola_csv", "the published RuCoLA CSV layout")
     changelog: Output = _key("release/CHANGELOG.md", "release notes")
     annotation_report: Input = _key("reports/annotation.json", "for the dataset card")
+    votes: Input = _key("data/interim/votes.parquet", "kept votes (`annotate.votes_out`)")
+    annotator_key: AnnotatorKey = _key(
+        "env", "`env`: $RUCOLA_ANNOTATOR_KEY hashes annotator ids; `sample`: the sample's key"
+    )
     report: Output = _key("reports/release.json", "rows read and released per config")
     pretty_name: Text = _key("RuCoLA: Russian Corpus of Linguistic Acceptability", "card title")
     license: Text = _key("apache-2.0", "card licence")

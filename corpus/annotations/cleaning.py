@@ -5,14 +5,17 @@ votes read = used + control + the sum of the drops.
 
 1. ``status_<status>``: the assignment was not accepted or approved (rejected, expired,
    skipped, or still only submitted).
-2. ``fast_page``: the page was submitted faster than ``min_page_seconds`` (only where the
+2. ``repeated_vote``: the worker answered the task before with the same answer;
+   ``conflicting_vote``: with a different answer, and ``annotate.repeated_votes`` did not
+   choose this one (``corpus.annotations.repeats``; the default policy is an error).
+3. ``fast_page``: the page was submitted faster than ``min_page_seconds`` (only where the
    export has ``ASSIGNMENT:submitted``; the paper dropped stage-2 pages under 30 s).
-3. ``control``: an answer to a control task; it measures the worker and is not aggregated.
-4. ``low_control_accuracy``: the worker's accuracy on control tasks is at or below
+4. ``control``: an answer to a control task; it measures the worker and is not aggregated.
+5. ``low_control_accuracy``: the worker's accuracy on control tasks is at or below
    ``min_control_accuracy`` (RuCoLA kept votes only from workers above 50%); workers
    without control answers are kept (a long CSV has none) and flagged in the worker table.
-5. ``not_sure``: the worker chose "not sure", which counts as no vote.
-6. ``empty_answer``: a stage-2 answer with nothing checked.
+6. ``not_sure``: the worker chose "not sure", which counts as no vote.
+7. ``empty_answer``: a stage-2 answer with nothing checked.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from rucola.corpus.annotations import toloka as tl
+from rucola.corpus.annotations.repeats import repeat_fates
 from rucola.corpus.annotations.votes import NOT_SURE
 
 USED = "used"
@@ -67,7 +71,11 @@ class Cleaned:
 
 
 def clean(
-    votes: pd.DataFrame, *, min_control_accuracy: float, min_page_seconds: float | None
+    votes: pd.DataFrame,
+    *,
+    min_control_accuracy: float,
+    min_page_seconds: float | None,
+    repeated_votes: str = "error",
 ) -> Cleaned:
     """Assign every vote its fate (see the module docstring) and build the worker table."""
     votes = votes.copy()
@@ -84,6 +92,8 @@ def clean(
         ~np.isin(status, tl.KEPT_STATUSES),
         np.array([f"status_{s.lower()}" for s in status], dtype=object),
     )
+    repeats = repeat_fates(votes, repeated_votes)
+    assign(np.not_equal(repeats, None), repeats)
     if min_page_seconds is not None and min_page_seconds > 0:
         seconds = votes["seconds"].astype(float).to_numpy()
         assign(~np.isnan(seconds) & (seconds < float(min_page_seconds)), FAST_PAGE)

@@ -22,23 +22,31 @@ round and ``annotate corpus`` need them. Votes are counted apart, per stage, in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 
+from rucola.corpus import schema
 from rucola.corpus.annotations.aggregate import LABELLED, PENDING, aggregate_stage1, check_method
+from rucola.corpus.annotations.answers import read_stage1, read_stage2
 from rucola.corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
 from rucola.corpus.annotations.cleaning import USED, clean
 from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
 from rucola.corpus.annotations.result import MergeResult, status_counts
-from rucola.corpus.annotations.votes import STAGE1_FIELD, read_stage1, read_stage2
+from rucola.corpus.annotations.votes import (
+    ACCEPTABLE_LABEL,
+    STAGE1_FIELD,
+    UNACCEPTABLE_LABEL,
+)
 from rucola.io import write_parquet
 from rucola.stage import StageRun
 
 STAGE = "annotate_merge"
+# A stage-1 vote as the release spells it.
+ANSWERS = {ACCEPTABLE_LABEL: "acceptable", UNACCEPTABLE_LABEL: "unacceptable"}
 __all__ = ["ANNOTATED_SCHEMA", "MergeResult", "merge_votes", "run_merge", "status_counts"]
 
 ANNOTATED_SCHEMA = pa.schema(
@@ -84,12 +92,16 @@ def merge_votes(
     min_votes: int,
     min_control_accuracy: float,
     min_page_seconds: float | None,
+    repeated_votes: str = "error",
 ) -> MergeResult:
     """Clean, aggregate stage 1, aggregate stage 2 over the stage-1 unacceptable tasks."""
     check_method(method)
-    cleaned1 = clean(
-        votes1, min_control_accuracy=min_control_accuracy, min_page_seconds=min_page_seconds
-    )
+    cleaning = {
+        "min_control_accuracy": min_control_accuracy,
+        "min_page_seconds": min_page_seconds,
+        "repeated_votes": repeated_votes,
+    }
+    cleaned1 = clean(votes1, **cleaning)
     controls = control_tasks(votes1)
     tasks = sorted(set(votes1["task"]) - controls)
     stage1 = aggregate_stage1(cleaned1.used, tasks, method, min_votes)
@@ -97,9 +109,7 @@ def merge_votes(
     stage2 = pd.DataFrame(columns=["task", "n_votes_stage2", "categories", "agreement_stage2"])
     stage2 = stage2.assign(outcome=None, error_type=None, reason=None)
     if votes2 is not None:
-        cleaned2 = clean(
-            votes2, min_control_accuracy=min_control_accuracy, min_page_seconds=min_page_seconds
-        )
+        cleaned2 = clean(votes2, **cleaning)
         pool = set(stage1.loc[(stage1["status"] == LABELLED) & (stage1["label"] == 0), "task"])
         fate = cleaned2.votes["fate"]
         outside = (fate == USED) & ~cleaned2.votes["task"].isin(pool)
@@ -135,6 +145,34 @@ def task_reason(status: str, reason: Any) -> str:
     return status
 
 
+def kept_votes(result: MergeResult) -> pd.DataFrame:
+    """Every vote that counted (fate ``used``), both stages, in ``schema.VOTES_SCHEMA``:
+    what the release publishes per annotator (hashed) and what soft labels are made of."""
+    parts = []
+    for stage, cleaned in ((1, result.stage1), (2, result.stage2)):
+        if cleaned is None:
+            continue
+        used = cleaned.used
+        answer = used["label"].map(ANSWERS) if stage == 1 else used["label"]
+        parts.append(
+            pd.DataFrame(
+                {
+                    "task": used["task"].astype(str),
+                    "stage": stage,
+                    "worker": used["worker"].astype(str),
+                    "answer": answer.astype(str),
+                }
+            )
+        )
+    columns = schema.VOTES_SCHEMA.names
+    if not parts:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
+    table = pd.concat(parts, ignore_index=True)[columns]
+    return table.sort_values(["stage", "task", "worker", "answer"], kind="stable").reset_index(
+        drop=True
+    )
+
+
 def run_merge(
     params: dict[str, Any],
     *,
@@ -148,14 +186,18 @@ def run_merge(
     workers: str | Path,
     plot: str | Path,
     plot_png: str | Path,
+    votes_out: str | Path | None = None,
+    known_tasks: Collection[str] | None = None,
 ) -> dict[str, Any]:
     """Read, merge, then write everything at once; returns the report.
 
     Params that name no answers at all give an empty round (no rows, a report that says
-    so); a file or folder that is named but holds no answer is an error."""
+    so); a file or folder that is named but holds no answer is an error. ``known_tasks``:
+    the ids we exported (a Label Studio task with another id is an error)."""
     check_method(method)
-    votes1 = read_stage1(stage1, votes, output_field)
-    votes2 = read_stage2(stage2) if stage2 else None
+    columns = params.get("vote_columns")
+    votes1 = read_stage1(stage1, votes, output_field, columns=columns, known_tasks=known_tasks)
+    votes2 = read_stage2(stage2, known_tasks=known_tasks) if stage2 else None
     result = merge_votes(
         votes1,
         votes2,
@@ -163,6 +205,7 @@ def run_merge(
         min_votes=int(params["min_votes"]),
         min_control_accuracy=float(params["min_control_accuracy"]),
         min_page_seconds=params.get("min_page_seconds"),
+        repeated_votes=params.get("repeated_votes", "error"),
     )
     data = build_report(result, params)
     data["inputs"] = {
@@ -170,7 +213,8 @@ def run_merge(
         "stage2": sorted({str(s) for s in votes2["source"]}) if votes2 is not None else [],
     }
     tasks = result.tasks
-    with StageRun(STAGE, report=report, out=out, outputs=[workers, plot, plot_png]) as run:
+    outputs = [workers, plot, plot_png, *([votes_out] if votes_out else [])]
+    with StageRun(STAGE, report=report, out=out, outputs=outputs) as run:
         run.count_read(len(tasks))
         labelled = tasks["status"] == LABELLED
         run.count_kept(int(labelled.sum()))
@@ -186,5 +230,7 @@ def run_merge(
         )
         write_parquet(tasks, run.path(out), ANNOTATED_SCHEMA)
         write_workers(result, run.path(workers))
+        if votes_out:
+            write_parquet(kept_votes(result), run.path(votes_out), schema.VOTES_SCHEMA)
         write_agreement_plot(data, run.path(plot), run.path(plot_png))
         return run.finish(**data)

@@ -11,14 +11,15 @@ compare ``label`` with ``golden`` without knowing the stage:
   ``"morphology|semantics"``), ``"no_violation"``, ``"not_sure"``, or ``""`` (nothing
   checked).
 
-Malformed input (missing columns, an unknown answer, a duplicated assignment id, a worker
-answering one task twice) fails here with the file and line, before anything is counted.
+Malformed input (missing columns, an unknown answer, a duplicated assignment id) fails here
+with the file and line, before anything is counted. A worker answering one task twice is
+not malformed: ``repeats`` decides which answer counts, in cleaning.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -299,16 +300,98 @@ def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
     return _assemble_toloka(frame, path, task, labels, goldens)
 
 
-def read_long(path: str | Path) -> pd.DataFrame:
+# The long table's columns, as ``annotate.vote_columns`` names them by default.
+LONG_COLUMNS = {
+    "task": "task",
+    "worker": "worker",
+    "label": "label",
+    "golden": "golden",
+    "sentence": "sentence",
+}
+VOTE_NUMBER = "_vote"  # a vote's position in a row that lists several (1-based)
+
+
+def _canonical_columns(
+    frame: pd.DataFrame, columns: Mapping[str, str | None], path: str | Path
+) -> pd.DataFrame:
+    """Rename the file's columns (matched in any case) to ours: ``task``, ``worker``..."""
+    renames = {}
+    for ours in LONG_COLUMNS:
+        theirs = str(columns.get(ours) or ours).strip().lower()
+        if theirs != ours and theirs in frame.columns:
+            if ours in frame.columns:
+                raise RucolaError(
+                    f"column {ours!r} is there, and annotate.vote_columns.{ours} names "
+                    f"{theirs!r} too",
+                    path,
+                    1,
+                    hint=f"rename one, or set annotate.vote_columns.{ours}: {ours}",
+                )
+            renames[theirs] = ours
+    frame = frame.rename(columns=renames)
+    missing = [c for c in ("task", "worker", "label") if c not in frame.columns]
+    if missing:
+        wanted = ", ".join(str(columns.get(c) or c) for c in missing)
+        present = ", ".join(c for c in frame.columns if c != tl.LINE)
+        raise RucolaError(
+            f"missing column(s) {wanted}",
+            path,
+            1,
+            hint=f"the header has {present}; annotate.vote_columns maps the names",
+        )
+    return frame
+
+
+def _split_votes(frame: pd.DataFrame, separator: str | None, path: str | Path) -> pd.DataFrame:
+    """One row per vote: a row whose worker cell lists several workers (``a,b,c``) and
+    whose label cell lists as many answers (``1,0,1``) becomes that many rows, in order."""
+    frame[VOTE_NUMBER] = 1
+    if not separator or not frame["worker"].str.contains(separator, regex=False).any():
+        return frame
+    workers = frame["worker"].str.split(separator, regex=False)
+    labels = frame["label"].str.split(separator, regex=False)
+    for i, (who, what) in enumerate(zip(workers, labels, strict=True)):
+        if len(who) != len(what):
+            raise RucolaError(
+                f"{len(what)} answer(s) for {len(who)} worker(s): {frame['label'].iat[i]!r} "
+                f"by {frame['worker'].iat[i]!r}",
+                path,
+                int(frame[tl.LINE].iat[i]),
+                hint="a row listing several votes needs one answer per worker, in order",
+            )
+    frame = frame.assign(
+        worker=workers,
+        label=labels,
+        **{VOTE_NUMBER: [list(range(1, len(w) + 1)) for w in workers]},
+    )
+    return frame.explode(["worker", "label", VOTE_NUMBER], ignore_index=True)
+
+
+def read_long(path: str | Path, columns: Mapping[str, str | None] | None = None) -> pd.DataFrame:
     """Stage-1 votes from the generic long table ``task,worker,label[,golden]``.
 
     Optional columns: ``sentence``, ``assignment``, ``status``, ``started``, ``submitted``.
-    Comma-separated, or tab-separated when the file ends in ``.tsv``.
+    Comma-separated, or tab-separated when the file ends in ``.tsv``. ``columns``
+    (``annotate.vote_columns``) names the file's own columns for ours, so a published table
+    is read as it comes; with its ``separator``, a row may list several votes (ItaCoLA:
+    ``1,1,0`` by ``vj6buGww,HQ8yy7gw,OeynLncz``), each then its own vote with its own
+    assignment (``FILE:LINE#N``).
     """
+    columns = {**LONG_COLUMNS, "separator": ",", **(columns or {})}
     frame = tl.read_table(path, "\t" if has_suffix(path, ".tsv") else ",")
     frame.columns = [c if c == tl.LINE else c.strip().lower() for c in frame.columns]
-    tl.require_columns(frame, ["task", "worker", "label"], path)
+    frame = _canonical_columns(frame, columns, path)
     require_rows(frame, path)
+    frame = _split_votes(frame, columns.get("separator"), path)
+    several = frame.groupby(tl.LINE)[VOTE_NUMBER].transform("size") > 1
+    source = str(path)
+    if several.any():
+        base = (
+            frame["assignment"].str.strip()
+            if "assignment" in frame.columns
+            else source + ":" + frame[tl.LINE].astype(str)
+        )
+        frame["assignment"] = base.where(~several, base + "#" + frame[VOTE_NUMBER].astype(str))
     optional = {c: c if c in frame.columns else None for c in ("assignment", "status")}
     answered = (
         frame["status"].str.strip().str.upper().replace("", "ACCEPTED").isin(tl.ANSWERED_STATUSES)
@@ -324,7 +407,7 @@ def read_long(path: str | Path) -> pd.DataFrame:
         )
         gold = frame["golden"].iat[i].strip() if "golden" in frame.columns else ""
         goldens.append(_map_answer(gold, LONG_STAGE1, "golden", path, line) if gold else None)
-    return _assemble(
+    votes = _assemble(
         frame,
         path,
         task="task",
@@ -337,6 +420,10 @@ def read_long(path: str | Path) -> pd.DataFrame:
         started="started" if "started" in frame.columns else None,
         submitted="submitted" if "submitted" in frame.columns else None,
     )
+    votes["origin"] = votes["origin"].where(
+        ~several.to_numpy(), votes["origin"] + " (vote " + frame[VOTE_NUMBER].astype(str) + ")"
+    )
+    return votes
 
 
 def empty_votes() -> pd.DataFrame:
@@ -361,14 +448,17 @@ def _first_offence(
     return row, votes[same].iloc[0]
 
 
+def _line(row: pd.Series) -> int | None:
+    """A row's physical line, or None where the format has none (a JSON export)."""
+    line = int(row["line"])
+    return line if line > 0 else None
+
+
 def check_votes(votes: pd.DataFrame) -> None:
     """Fail on what a correct export never holds; the later of two rows is named.
 
     - an assignment id shared by two workers, or repeated for one task (a file read twice,
       or rows copied by hand);
-    - a worker answering the same (non-control) task twice: their second opinion would
-      count double. Control tasks may be shown to a worker again; each answer then only
-      feeds the worker's control accuracy;
     - a task that is a control in one row and not in another (a control id reused).
     """
     if votes.empty:
@@ -381,7 +471,7 @@ def check_votes(votes: pd.DataFrame) -> None:
             f"duplicated assignment id {row['assignment']!r}: worker {row['worker']!r} "
             f"here, worker {first['worker']!r} at {first['origin']}",
             row["source"],
-            int(row["line"]),
+            _line(row),
         )
     repeated = votes.duplicated(["assignment", "task"], keep="first")
     if repeated.any():
@@ -390,7 +480,7 @@ def check_votes(votes: pd.DataFrame) -> None:
             f"duplicated assignment id {row['assignment']!r} for task {row['task']!r} "
             f"(first at {first['origin']})",
             row["source"],
-            int(row["line"]),
+            _line(row),
             hint="was a file given twice?",
         )
     is_control = votes["golden"].notna()
@@ -402,46 +492,6 @@ def check_votes(votes: pd.DataFrame) -> None:
             f"task {row['task']!r} has no golden answer here but is a control task at "
             f"{first['origin']}",
             row["source"],
-            int(row["line"]),
+            _line(row),
             hint="control ids must differ from the ids of the sentences to annotate",
         )
-    answered = votes["status"].isin(tl.ANSWERED_STATUSES) & ~is_control
-    subset = votes[answered]
-    twice = subset.duplicated(["worker", "task"], keep="first")
-    if twice.any():
-        row, first = _first_offence(subset, twice, ["worker", "task"])
-        raise RucolaError(
-            f"worker {row['worker']!r} answered task {row['task']!r} twice "
-            f"(first at {first['origin']})",
-            row["source"],
-            int(row["line"]),
-            hint="one worker may give one vote per task",
-        )
-
-
-def read_stage1(
-    exports: Sequence[str | Path],
-    long_tables: Sequence[str | Path] = (),
-    field: str = STAGE1_FIELD,
-) -> pd.DataFrame:
-    """All stage-1 votes: Toloka exports (``.tsv``; ``.csv`` files are long tables)."""
-    parts = []
-    for path in expand_paths(exports, (".tsv", ".csv")):
-        if has_suffix(path, ".csv"):
-            parts.append(read_long(path))
-        else:
-            parts.append(stage1_from_toloka(require_rows(tl.read_toloka(path), path), path, field))
-    parts.extend(read_long(path) for path in expand_paths(long_tables, (".csv", ".tsv")))
-    votes = concat_votes(parts)
-    check_votes(votes)
-    return votes
-
-
-def read_stage2(exports: Sequence[str | Path]) -> pd.DataFrame:
-    parts = [
-        stage2_from_toloka(require_rows(tl.read_toloka(path), path), path)
-        for path in expand_paths(exports, (".tsv",))
-    ]
-    votes = concat_votes(parts)
-    check_votes(votes)
-    return votes

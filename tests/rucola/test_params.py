@@ -374,6 +374,10 @@ def test_params_yaml_holds_exactly_the_schema_defaults():
     given = yaml.safe_load(PARAMS)
     sources = given["generate"].pop("sources")
     generators = given["generate"].pop("generators")
+    # The sample hashes annotator ids with its own published key; a project's default is
+    # the secret key from the environment.
+    assert given["release"].pop("annotator_key") == "sample"
+    assert DEFAULTS["release"]["annotator_key"] == "env"
     assert _differences(given, DEFAULTS, "") == []
     chosen = {"method", "enabled", "sources", "model", "pivot_model", "backend", "rules"}
     sampling = {"strategy", "num_return_sequences"}  # mt5_paraphrase samples two outputs

@@ -17,7 +17,7 @@ from rucola.io import write_parquet
 MERGE_OUTPUTS = [
     "data/interim/annotated.parquet",
     "reports/annotation.json",
-    "reports/annotation_workers.csv",
+    "data/interim/annotation_workers.csv",
     "reports/plots/annotation_agreement.csv",
     "reports/plots/annotation_agreement.png",
 ]
@@ -64,7 +64,7 @@ def test_a_folder_without_answer_files_is_an_error(run_cli, project, hand_export
     hand_export.rename(project / "pool.txt")  # the folder now holds no .tsv or .csv
     code, _, stderr = run_cli("annotate", "merge", cwd=project)
     assert code == 1
-    assert "stage1: no answer files (*.tsv, *.csv) in this folder" in stderr
+    assert "stage1: no answer files (*.tsv, *.csv, *.json) in this folder" in stderr
     assert outputs(project) == before
     assert not staged_leftovers(project)
 
@@ -74,7 +74,7 @@ def test_an_empty_stage2_folder_is_an_error(run_cli, project, hand_export):
     code, _, stderr = run_cli("annotate", "merge", "--stage1", "stage1", "--stage2", "stage2",
                               cwd=project)  # fmt: skip
     assert code == 1
-    assert "stage2: no answer files (*.tsv) in this folder" in stderr
+    assert "stage2: no answer files (*.tsv, *.json) in this folder" in stderr
     assert not (project / "data/interim/annotated.parquet").exists()
 
 
@@ -183,3 +183,24 @@ def test_simulate_names_a_damaged_truth_table(run_cli, project):
     code, _, stderr = run_cli("annotate", "simulate", "--truth", "truth.parquet", cwd=project)
     assert code == 1
     assert "truth.parquet: truth table is not a readable parquet file" in stderr
+
+
+def test_raw_worker_ids_stay_out_of_git():
+    """The worker table and the kept votes name workers as the platform does: DVC caches
+    them (so git ignores them), and no file git tracks holds one."""
+    import subprocess
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[3]
+    stage = yaml.safe_load((root / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+    merge = stage["annotate_merge"]
+    cached = [next(iter(o)) if isinstance(o, dict) else o for o in merge["outs"]]
+    assert {"${annotate.workers}", "${annotate.votes_out}"} <= set(cached)
+    for kind in ("metrics", "plots"):
+        names = {next(iter(o)) for o in merge.get(kind, [])}
+        assert not names & {"${annotate.workers}", "${annotate.votes_out}"}
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert not [t for t in tracked if "annotation_workers" in t or t.endswith("votes.parquet")]

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
+from rucola.corpus.annotations.answers import read_stage1, read_stage2
 from rucola.corpus.annotations.cleaning import clean
 from rucola.corpus.annotations.toloka import read_toloka
-from rucola.corpus.annotations.votes import read_stage1, read_stage2, stage1_from_toloka
+from rucola.corpus.annotations.votes import stage1_from_toloka
 from rucola.errors import RucolaError
 
 REAL = "toloka/assignments_sample.tsv"
@@ -104,15 +105,17 @@ def test_assignment_id_shared_by_two_workers(tmp_path):
     assert info.value.line == 3
 
 
-def test_same_worker_answers_a_task_twice(tmp_path):
+def test_same_worker_answers_a_task_twice_differently(tmp_path):
     rows = stage1_rows()
     again = list(rows[0])
+    again[2] = "yes"  # w1 said no to t1 on line 2
     again[6] = "a1-second"  # w1 on t1 in another assignment
     rows.append(again)
     path = _bad(tmp_path, rows)
     with pytest.raises(RucolaError, match="worker 'w1' answered task 't1' twice") as info:
-        read_stage1([path])
+        clean(read_stage1([path]), min_control_accuracy=0.5, min_page_seconds=None)
     assert info.value.line == 1 + len(HAND) + 4 + 1
+    assert f"{path}:2" in info.value.message  # the other answer is named too
 
 
 def test_the_same_file_given_twice_is_refused(tmp_path):
@@ -165,8 +168,8 @@ def test_cli_exits_1_with_file_and_line_and_writes_nothing(run_cli, project, cas
     elif case == "duplicated_assignment":
         rows.append(list(rows[0]))
         where = f"bad.tsv:{len(HAND) + 6}"
-    else:
-        rows.append([*rows[0][:6], "a-other", *rows[0][7:]])
+    else:  # w1 answers t1 again, differently (repeated_votes: error)
+        rows.append([*rows[0][:2], "yes", *rows[0][3:6], "a-other", *rows[0][7:]])
         where = f"bad.tsv:{len(HAND) + 6}"
     _bad(project, rows, header)
     code, _, stderr = run_cli("annotate", "merge", cwd=project)

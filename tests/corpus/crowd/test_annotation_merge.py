@@ -12,7 +12,7 @@ from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
 from rucola.corpus.annotations.aggregate import aggregate_stage1
 from rucola.corpus.annotations.merge import merge_votes
-from rucola.corpus.annotations.votes import read_stage1
+from rucola.corpus.annotations.answers import read_stage1
 from rucola.io import read_parquet
 
 
@@ -156,7 +156,7 @@ def test_cli_merge_writes_table_report_and_plot(run_cli, project, hand_export):
     assert report["agreement"]["stage1"]["krippendorff_alpha"] is not None
     assert {row["worker"] for row in report["worker_table"]} == {"w1", "w2", "w3", "w4", "w5"}
     assert (project / "reports/plots/annotation_agreement.png").stat().st_size > 0
-    assert (project / "reports/annotation_workers.csv").read_text().startswith("stage,worker")
+    assert (project / "data/interim/annotation_workers.csv").read_text().startswith("stage,worker")
     before = (project / "reports/annotation.json").read_bytes()
     assert run_cli("annotate", "merge", "--method", "dawid_skene", cwd=project)[0] == 0
     assert run_cli("annotate", "merge", cwd=project)[0] == 0
@@ -187,7 +187,7 @@ def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
     assert report["has_answers"] is False and "no annotation round" in report["note"]
     assert report["tasks"]["total"] == 0 and report["votes"]["stage1"]["read"] == 0
     assert report["worker_table"] == []
-    workers = (tmp_path / "reports/annotation_workers.csv").read_text().splitlines()
+    workers = (tmp_path / "data/interim/annotation_workers.csv").read_text().splitlines()
     assert workers[0].startswith("stage,worker") and len(workers) == 1
     plot = (tmp_path / "reports/plots/annotation_agreement.csv").read_text().splitlines()
     assert plot == ["category,wawa"]
