@@ -80,6 +80,9 @@ RELEASE_SCHEMA = pa.schema(
             BASE_SCHEMA.field(name)
             for name in ["sentence", "label", "error_type", "domain", "detailed_source"]
         ),
+        # the soft label of a crowd-labelled row: its share of stage-1 votes for acceptable
+        # (from the row's provenance JSON); null for other rows
+        pa.field("share_acceptable", pa.float64()),
     ]
 )
 # One kept vote of a crowd round (``annotate.votes_out``, private: ``worker`` is the raw id).
@@ -94,7 +97,7 @@ VOTES_SCHEMA = pa.schema(
     ]
 )
 # What the hidden test set hides besides the label (null in the public test files).
-HIDDEN_COLUMNS = ["error_type", "domain", "detailed_source"]
+HIDDEN_COLUMNS = ["error_type", "domain", "detailed_source", "share_acceptable"]
 
 
 def columns_of_type(row: pa.Schema, predicate: Callable[[pa.DataType], bool]) -> list[str]:

@@ -13,9 +13,15 @@ same input are byte-identical)::
     in_domain/{split}.parquet      train and validation
     out_of_domain/{split}.parquet  validation (train ratio 0); absent with no
                                    out-of-domain rows
+    votes/{split}.parquet          per-annotator votes of train and validation rows
+                                   (``release.votes``); absent without votes
 
-The public ``test`` files have ``label = -1`` and null ``error_type``, ``domain`` and
-``detailed_source``; the gold goes to ``private_dir/test_gold.parquet`` only.
+Every row carries ``share_acceptable``, the soft label of a crowd-labelled row (null for
+others). The public ``test`` files have ``label = -1`` and null ``error_type``, ``domain``,
+``detailed_source`` and ``share_acceptable``; the gold goes to
+``private_dir/test_gold.parquet`` only, and so do the votes on test rows
+(``private_dir/votes_test.parquet``): they would tell the hidden labels. Annotator ids are
+keyed hashes of the worker ids (``release.votes``); no raw worker id is written anywhere.
 
 The public folder, the private folder and (from ``rucola release build``) the folder in the
 published CSV layout are staged and replace the previous ones together, once all are
@@ -43,6 +49,18 @@ from rucola.release.card import render_card
 from rucola.release.compat import write_rucola_csv
 from rucola.release.layout import SplitFile
 from rucola.release.plots import category_plot, token_length_plot
+from rucola.release.votes import PRIVATE_FILE as VOTES_FILE
+from rucola.release.votes import (
+    SHARE,
+    VOTES_CONFIG,
+    ReleasedVotes,
+    read_votes,
+    release_votes,
+    soft_labels,
+    task_ids,
+    vote_features,
+    write_votes,
+)
 from rucola.stage import StageRun, read_frame, read_table
 
 STAGE = "release"
@@ -51,7 +69,8 @@ __all__ = ["SplitFile", "build_release", "run_release"]
 RELEASE_COLUMNS = schema.RELEASE_SCHEMA.names
 HIDDEN = schema.HIDDEN_COLUMNS  # with the label, null in public test
 HIDDEN_LABEL = -1
-REQUIRED_COLUMNS = [*RELEASE_COLUMNS, "split", "n_tokens"]
+# ``share_acceptable`` is derived here, from the provenance of a crowd-labelled row
+REQUIRED_COLUMNS = [*(c for c in RELEASE_COLUMNS if c != SHARE), "split", "n_tokens"]
 CONFIGS = {
     "default": schema.DOMAINS,
     schema.IN_DOMAIN: [schema.IN_DOMAIN],
@@ -82,6 +101,7 @@ def features():  # noqa: ANN201 - datasets.Features (imported lazily: datasets i
             "error_type": Value("string"),
             "domain": Value("string"),
             "detailed_source": Value("string"),
+            "share_acceptable": Value("float64"),
         }
     )
 
@@ -96,6 +116,7 @@ def arrow_schema() -> pa.Schema:
             ("error_type", pa.string()),
             ("domain", pa.string()),
             ("detailed_source", pa.string()),
+            ("share_acceptable", pa.float64()),
         ]
     )
     # The key ``datasets`` writes and reads: ``label`` loads as a ClassLabel even without
@@ -291,15 +312,27 @@ def _write_split(rows: pd.DataFrame, folder: Path, config: str, split: str) -> S
     path = folder / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, path, compression=COMPRESSION)
+    return _split_file(folder, config, split, table.num_rows)
+
+
+def _split_file(folder: Path, config: str, split: str, rows: int) -> SplitFile:
+    """What the card records of a written file ``config/split.parquet``."""
+    relative = f"{config}/{split}.parquet"
+    path = folder / relative
     return SplitFile(
         config=config,
         split=split,
         path=relative,
-        num_examples=table.num_rows,
+        num_examples=rows,
         # what ``datasets`` counts: the Arrow size of the table read back from the file
         num_bytes=int(pq.read_table(path).nbytes),
         file_size=path.stat().st_size,
     )
+
+
+def _write_votes(table: pa.Table, folder: Path, split: str) -> SplitFile:
+    write_votes(table, folder / f"{VOTES_CONFIG}/{split}.parquet", COMPRESSION)
+    return _split_file(folder, VOTES_CONFIG, split, table.num_rows)
 
 
 def build_release(
@@ -350,9 +383,16 @@ def release(
     check_validated(input_path, report_path)
     data_sha256 = file_sha256(input_path)
     frame = read_split(input_path)
+    tasks = task_ids(frame, input_path)  # the candidate id of a crowd-labelled row
+    frame[SHARE] = soft_labels(frame, tasks, input_path)
     configs = config_splits(frame)
     ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
     gold = gold_rows(frame)
+    section = params.get("release", {})
+    # before anything is staged: votes to release without a key are an error
+    votes = release_votes(
+        frame, tasks, read_votes(section.get("votes")), section.get("annotator_key"), input_path
+    )
 
     folders = [p for p in (out_dir, private_dir, compat_dir) if p is not None]
     run = StageRun(STAGE, report=report, outputs=folders)
@@ -366,12 +406,19 @@ def release(
             for split, rows in splits.items()
         ]
         run.count_kept(sum(f.num_examples for f in files if f.config == TEST_CONFIG))
+        files += [_write_votes(table, public, split) for split, table in votes.public.items()]
         token_length_plot(frame, public / PLOTS["token_lengths"])
         category_plot(frame[frame["split"] != "test"], public / PLOTS["error_types"])
-        card = render_card(frame, files, params, data_sha256, features(), PLOTS)
+        card = render_card(
+            frame, files, params, data_sha256, _features(files), PLOTS, votes=_card_votes(votes)
+        )
         (public / "README.md").write_bytes(card.encode("utf-8"))
         pq.write_table(gold, private / GOLD_FILE, compression=COMPRESSION)
         pq.write_table(ledger, private / LEDGER_FILE, compression=COMPRESSION)
+        written = {GOLD_FILE: gold.num_rows, LEDGER_FILE: ledger.num_rows}
+        if votes.private.num_rows:  # test-row votes: private, like the gold they would reveal
+            write_votes(votes.private, private / VOTES_FILE, COMPRESSION)
+            written[VOTES_FILE] = votes.private.num_rows
         private.chmod(0o700)  # the gold stays private; the release is for reading
         csv_counts = write_rucola_csv(frame, compat) if compat is not None else None
         counts: dict[str, Any] = {}
@@ -381,5 +428,32 @@ def release(
             configs=counts,
             compat=csv_counts,
             data_sha256=data_sha256,
-            private={GOLD_FILE: gold.num_rows, LEDGER_FILE: ledger.num_rows},
+            private=written,
+            votes=votes.report(),
         )
+
+
+def _features(files: list[SplitFile]) -> dict[str, Any]:
+    """Each config's ``datasets`` features: the rows', or the votes'."""
+    rows, votes = features(), vote_features()
+    return {f.config: votes if f.config == VOTES_CONFIG else rows for f in files}
+
+
+def _card_votes(votes: ReleasedVotes) -> dict[str, Any] | None:
+    """What the card says of the votes (only public ones: the card is published)."""
+    if not votes.public:
+        return None
+    assert votes.key is not None  # votes are never released unhashed
+    by_split = {split: table.num_rows for split, table in votes.public.items()}
+    by_stage: dict[int, int] = {}
+    for table in votes.public.values():
+        for stage in table.column("stage").to_pylist():
+            by_stage[stage] = by_stage.get(stage, 0) + 1
+    return {
+        "config": VOTES_CONFIG,
+        "by_split": by_split,
+        "by_stage": dict(sorted(by_stage.items())),
+        "annotators": votes.annotators(),
+        "sample_key": votes.key.is_sample,
+        "fingerprint": votes.key.fingerprint,
+    }

@@ -2,13 +2,14 @@
 
 The prose lives in ``templates/card.md.j2``; this module only computes what goes into it.
 Label statistics are computed from train and validation rows only, so the card cannot show
-a hidden test label: of the test split it gives row counts, nothing else.
+a hidden test label: of the test split it gives row counts, nothing else. The ``votes``
+configuration is described from its public files only (test-row votes are private).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import yaml
 
 from rucola.corpus import schema
 from rucola.release.layout import SplitFile
+from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "card.md.j2"
@@ -45,10 +47,13 @@ def size_category(n: int) -> str:
     return "n>1T"
 
 
-def dataset_info_yaml(files: Sequence[SplitFile], features: Any) -> list[dict[str, Any]]:
+def dataset_info_yaml(
+    files: Sequence[SplitFile], features: Mapping[str, Any]
+) -> list[dict[str, Any]]:
     """``dataset_info`` as ``datasets`` itself writes it (``push_to_hub``): one entry per
-    config, sorted by name, with features, splits (name, num_bytes, num_examples; all three
-    are required, or ``datasets`` ignores the splits), download_size and dataset_size."""
+    config, sorted by name, with features (``features[config]``), splits (name, num_bytes,
+    num_examples; all three are required, or ``datasets`` ignores the splits),
+    download_size and dataset_size."""
     from datasets import DatasetInfo, SplitDict, SplitInfo
     from datasets.info import DatasetInfosDict
     from huggingface_hub import DatasetCardData
@@ -60,7 +65,7 @@ def dataset_info_yaml(files: Sequence[SplitFile], features: Any) -> list[dict[st
         for f in mine:
             splits.add(SplitInfo(name=f.split, num_bytes=f.num_bytes, num_examples=f.num_examples))
         infos[config] = DatasetInfo(
-            features=features,
+            features=features[config],
             splits=splits,
             download_size=sum(f.file_size for f in mine),
             dataset_size=sum(f.num_bytes for f in mine),
@@ -86,7 +91,9 @@ def configs_yaml(files: Sequence[SplitFile]) -> list[dict[str, Any]]:
     return configs
 
 
-def yaml_header(files: Sequence[SplitFile], params: dict, total: int, features: Any) -> str:
+def yaml_header(
+    files: Sequence[SplitFile], params: dict, total: int, features: Mapping[str, Any]
+) -> str:
     release = params["release"]
     header = {
         "configs": configs_yaml(files),
@@ -156,8 +163,11 @@ def split_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def config_rows(files: Sequence[SplitFile]) -> list[dict[str, Any]]:
+    """Sentences per config and split (the votes config has its own section)."""
     rows: dict[str, dict[str, Any]] = {}
     for f in files:
+        if f.config == VOTES_CONFIG:
+            continue
         rows.setdefault(f.config, {"config": f.config})[f.split] = f.num_examples
     return [{s: row.get(s, "–") for s in ["config", *schema.SPLITS]} for row in rows.values()]
 
@@ -215,9 +225,12 @@ def render_card(
     files: Sequence[SplitFile],
     params: dict,
     data_sha256: str,
-    features: Any,
+    features: Mapping[str, Any],
     plots: dict[str, str],
+    votes: dict[str, Any] | None = None,
 ) -> str:
+    """The card; ``features`` per config; ``votes`` (counts of the public votes, the key's
+    fingerprint and whether it is the sample's) adds the votes section."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         keep_trailing_newline=True,
@@ -248,5 +261,7 @@ def render_card(
         plots=plots,
         baseline=_baseline(params),
         annotation=_annotation(params),
+        votes=votes,
+        votes_key={"param": KEY_PARAM, "variable": ENV_VARIABLE, "digits": ID_LENGTH},
     )
     return text.rstrip("\n") + "\n"

@@ -7,7 +7,9 @@ which must be another repository than the public one and which the Hub must repo
 private before anything is uploaded. Repository ids are checked against the Hub's rules
 before any network call. The new changelog is uploaded from memory and written locally
 only once the Hub commit and tag succeeded, so a failed publish leaves the git tree as it
-was.
+was. A release with annotator votes is published only when its annotator ids were hashed
+with the maintainer's secret key: the one in ``$RUCOLA_ANNOTATOR_KEY`` now (compared by
+fingerprint), never the sample's published key.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import OWNER_FILE, file_sha256
+from rucola.release.votes import VOTE_SCHEMA, VOTES_CONFIG, check_publishable
 
 SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 REPO_ID_RULES = (
@@ -198,17 +202,27 @@ def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
 
 
 def check_hidden_labels(files: list[PlannedFile]) -> None:
-    """Refuse a public test split that carries a label or a hidden column."""
+    """Refuse a public test split that carries a label or a hidden column, votes on test
+    rows, and a public votes file with any column but the released ones (a raw worker id)."""
     for planned in files:
-        name = Path(planned.path_in_repo).name
+        path = Path(planned.path_in_repo)
         if planned.local is None or planned.local.suffix != ".parquet":
             continue
-        if not name.startswith("test"):
+        if path.parts[0] == VOTES_CONFIG:
+            names = pq.read_schema(planned.local).names
+            if path.name.startswith("test") or names != VOTE_SCHEMA.names:
+                what = "votes on test rows" if path.name.startswith("test") else "other columns"
+                raise RucolaError(f"the public votes carry {what}", planned.local)
+            split = set(pq.read_table(planned.local, columns=["split"])["split"].to_pylist())
+            if "test" in split:
+                raise RucolaError("the public votes carry votes on test rows", planned.local)
+            continue
+        if not path.name.startswith("test"):
             continue
         table = pq.read_table(planned.local)
         if "label" in table.column_names and set(table.column("label").to_pylist()) - {-1}:
             raise RucolaError("the public test split carries labels", planned.local)
-        for column in ("error_type", "domain", "detailed_source"):
+        for column in schema.HIDDEN_COLUMNS:
             if column in table.column_names and table.column(column).null_count != len(table):
                 raise RucolaError(f"the public test split carries '{column}'", planned.local)
 
@@ -230,6 +244,8 @@ def plan_release(
         files = [f for f in files if f.path_in_repo != "CHANGELOG.md"]
         files.append(PlannedFile.from_bytes(changelog.encode("utf-8"), "CHANGELOG.md"))
     check_hidden_labels(files)
+    # annotator ids hashed with the secret key in the environment, not the sample's
+    check_publishable(Path(section["out"]), Path(section["private"]))
     private = _planned(Path(section["private"])) if private_repo_id else []
     return Plan(repo_id, version, "main", files, private_repo_id, private)
 

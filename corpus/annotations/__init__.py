@@ -6,6 +6,8 @@ which kind. The modules here follow the data one way:
 
 - ``toloka`` and ``votes``: read exports (Toloka layout, generic long CSV) into one long
   table of votes, failing on malformed input with the file and line;
+- ``label_studio``: the same round trip through Label Studio (labelling config, tasks
+  with ground truth, the JSON export read into the same votes table);
 - ``cleaning``: decide the fate of every vote (used, control, or dropped with a reason);
 - ``aggregate`` (stage 1, through crowd-kit) and ``categories`` (stage 2);
 - ``merge``: the whole merge from files to the annotated table and its report (what it

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from rucola.corpus.annotations import toloka as tl
-# LS-IMPORT-PENDING
+from rucola.corpus.annotations.label_studio import read_export
 from rucola.corpus.annotations.votes import (
     STAGE1_FIELD,
     check_votes,
@@ -83,6 +83,4 @@ def json_files(paths: Sequence[str | Path]) -> bool:
 def _label_studio(
     path: Path, stage: int, field: str, known_tasks: Collection[str] | None
 ) -> pd.DataFrame:
-    from rucola.corpus.annotations.label_studio import read_export  # LS-LAZY
-
     return read_export(path, stage, field, known_tasks)

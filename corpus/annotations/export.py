@@ -5,12 +5,13 @@ from the golden set (RuCoLA: five sentences, one control). Controls measure each
 so they are drawn so that consecutive pages use different ones, and placed at a random
 position on the page; everything is shuffled with ``seed``, from inputs sorted by id, so
 the same inputs give the same pool. Rows are written page after page (every
-``page_size`` rows form one page). A Label Studio task list is written alongside.
+``page_size`` rows form one page). A Label Studio task list and labelling config are
+written alongside (``label_studio``), so the same pool runs on either platform.
 
 ``run_export`` is the ``annotate export`` command: it reads the candidates (stage 1) or
-aggregates the stage-1 answers (stage 2), and the pool, its Label Studio twin and the
-manifest appear together; the manifest is the run's report, with ``read``, ``kept`` and
-``set_aside`` (``rucola.stage``).
+aggregates the stage-1 answers (stage 2), and the pool, its Label Studio twin (tasks and
+config) and the manifest appear together; the manifest is the run's report, with
+``read``, ``kept`` and ``set_aside`` (``rucola.stage``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rucola.corpus.annotations import label_studio as ls
 from rucola.corpus.annotations import toloka as tl
 from rucola.corpus.annotations.aggregate import PENDING
+from rucola.corpus.annotations.answers import read_stage1
 from rucola.corpus.annotations.categories import ERROR_TYPES
 from rucola.corpus.annotations.merge import merge_votes
 from rucola.corpus.annotations.votes import (
@@ -33,10 +36,9 @@ from rucola.corpus.annotations.votes import (
     UNACCEPTABLE_LABEL,
     has_suffix,
     normalise_token,
-    read_stage1,
 )
 from rucola.errors import RucolaError
-from rucola.io import stable_hash, write_json
+from rucola.io import stable_hash, write_json, write_text
 from rucola.params import optional_path
 from rucola.stage import StageRun, read_frame
 
@@ -186,25 +188,6 @@ def pool_frame(
     return pd.DataFrame(rows, columns=[tl.INPUT_ID, tl.INPUT_SENTENCE, *fields, tl.HINT_TEXT])
 
 
-def label_studio_tasks(pool: pd.DataFrame, page_size: int) -> list[dict[str, Any]]:
-    """The same pool as Label Studio tasks (``data`` per task, controls flagged)."""
-    goldens = [c for c in pool.columns if c.startswith("GOLDEN:")]
-    tasks = []
-    for i, row in enumerate(pool.to_dict("records")):
-        control = any(row[c] for c in goldens)
-        data: dict[str, Any] = {
-            "id": row[tl.INPUT_ID],
-            "sentence": row[tl.INPUT_SENTENCE],
-            "page": i // int(page_size) + 1,
-            "control": control,
-        }
-        if control:
-            data["golden"] = {c.split(":", 1)[1]: row[c] for c in goldens}
-            data["hint"] = row[tl.HINT_TEXT]
-        tasks.append({"id": i + 1, "data": data})
-    return tasks
-
-
 def read_tasks(path: str | Path) -> pd.DataFrame:
     """Sentences to annotate: a parquet file or folder (candidates), or a CSV/TSV.
 
@@ -236,6 +219,13 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     return tasks.sort_values("id", kind="stable").reset_index(drop=True)
 
 
+def exported_ids(
+    candidates: str | Path, controls: str | Path | Sequence[str | Path] | None
+) -> set[str]:
+    """Every id a task pool can hold: the candidates' and the golden set's."""
+    return set(read_tasks(candidates)["id"]) | set(read_controls(controls)["id"])
+
+
 def export_pool(
     stage: int,
     tasks: pd.DataFrame,
@@ -247,9 +237,10 @@ def export_pool(
     seed: int,
     run: StageRun | None = None,
 ) -> dict[str, Any]:
-    """Write ``stage<N>_tasks.tsv``, ``stage<N>_tasks.json`` (Label Studio) and a manifest;
-    returns the manifest. With ``run``, the pool files are staged and the manifest is left
-    to the caller, who finishes the run with it as the report."""
+    """Write ``stage<N>_tasks.tsv``, the Label Studio ``stage<N>_tasks.json`` and
+    ``stage<N>_label_config.xml``, and a manifest; returns the manifest. With ``run``, the
+    pool files are staged and the manifest is left to the caller, who finishes the run
+    with it as the report."""
     usable = stage_controls(controls, stage)
     overlap = set(usable["id"]) & set(tasks["id"])
     if overlap:
@@ -260,9 +251,11 @@ def export_pool(
         tasks["id"].tolist(), usable["id"].tolist(), page_size, controls_per_page, rng
     )
     pool = pool_frame(stage, pages, dict(zip(tasks["id"], tasks["sentence"], strict=True)), usable)
-    tsv, tasks_json, manifest_path = pool_files(out_dir, stage)
+    tsv, tasks_json, config, manifest_path = pool_files(out_dir, stage)
     tl.write_toloka(pool, run.path(tsv) if run else tsv)
-    write_json(label_studio_tasks(pool, page_size), run.path(tasks_json) if run else tasks_json)
+    label_studio = ls.tasks(pool, page_size, stage, STAGE1_FIELD)
+    write_json(label_studio, run.path(tasks_json) if run else tasks_json)
+    write_text(ls.label_config(stage, STAGE1_FIELD), run.path(config) if run else config)
     manifest = {
         "stage": stage,
         "tasks": int(len(tasks)),
@@ -279,12 +272,14 @@ def export_pool(
     return manifest
 
 
-def pool_files(out_dir: str | Path, stage: int) -> tuple[Path, Path, Path]:
-    """The pool (Toloka TSV), its Label Studio twin and its manifest."""
+def pool_files(out_dir: str | Path, stage: int) -> tuple[Path, Path, Path, Path]:
+    """The pool (Toloka TSV), its Label Studio twin (tasks and labelling config) and its
+    manifest."""
     out_dir = Path(out_dir)
     return (
         out_dir / f"stage{stage}_tasks.tsv",
         out_dir / f"stage{stage}_tasks.json",
+        out_dir / f"stage{stage}_label_config.xml",
         out_dir / f"stage{stage}_manifest.json",
     )
 
@@ -309,7 +304,12 @@ def _stage2_pool(
     output_field: str | None,
 ) -> pd.DataFrame:
     """The stage-2 tasks from the stage-1 answers; every stage-1 task counted."""
-    votes1 = read_stage1(stage1, votes, output_field or section["output_field"])
+    votes1 = read_stage1(
+        stage1,
+        votes,
+        output_field or section["output_field"],
+        columns=section.get("vote_columns"),
+    )
     result = merge_votes(
         votes1,
         None,
@@ -317,6 +317,7 @@ def _stage2_pool(
         min_votes=int(section["min_votes"]),
         min_control_accuracy=float(section["min_control_accuracy"]),
         min_page_seconds=section["min_page_seconds"],
+        repeated_votes=section.get("repeated_votes", "error"),
     )
     tasks = stage2_tasks(result.tasks)
     run.count_read(len(result.tasks))
@@ -359,13 +360,13 @@ def run_export(
     the stage-1 answers judge unacceptable (``read`` = stage-1 tasks; the others set aside
     as ``acceptable_at_stage1`` or ``pending:<why>``). ``stage1``/``votes`` given replace
     the params' answers as a whole. Returns the manifest, which names the golden set used
-    (``golden_set``, null without one). The pool, its Label Studio twin and the manifest
-    appear together."""
+    (``golden_set``, null without one). The pool, its Label Studio twin (tasks and config)
+    and the manifest appear together."""
     golden_path = control_path(controls or section["controls"])
     golden = read_controls(golden_path)
     out_dir = out_dir or section["export_dir"]
-    tsv, tasks_json, manifest_path = pool_files(out_dir, stage)
-    with StageRun(STAGE, report=manifest_path, outputs=[tsv, tasks_json]) as run:
+    tsv, tasks_json, config, manifest_path = pool_files(out_dir, stage)
+    with StageRun(STAGE, report=manifest_path, outputs=[tsv, tasks_json, config]) as run:
         if stage == 1:
             tasks = read_tasks(candidates or section["candidates"])
             run.count_read(len(tasks))

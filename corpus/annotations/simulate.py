@@ -11,8 +11,10 @@ method, recovers the labels well enough. ``simulate`` plays both stages the way 
   ``max_overlap``, while the majority share of its answers is below ``confidence``;
 - stage 2 gets the sentences the stage-1 majority called unacceptable, as it would.
 
-The answers are written in the Toloka result layout, so the merge reads them as it would
-read a real export, and each method's accuracy and coverage against the truth is reported.
+The answers are written in the Toloka result layout or, with ``format: label_studio``, as
+a Label Studio JSON export holding the same answers (``label_studio.write_export``), so the
+merge reads them as it would read a real export; each method's accuracy and coverage
+against the truth is reported.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rucola.corpus.annotations import label_studio as ls
 from rucola.corpus.annotations import toloka as tl
 from rucola.corpus.annotations.aggregate import METHODS
 from rucola.corpus.annotations.categories import ERROR_TYPES
@@ -48,6 +51,7 @@ from rucola.stage import read_frame
 
 TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
 STAGE2_CHOICES = [*CATEGORIES, NO_VIOLATION]
+FORMATS = {"toloka": "results.tsv", "label_studio": "results.json"}  # answers file per stage
 START = pd.Timestamp("2024-01-01T09:00:00")
 
 
@@ -405,6 +409,8 @@ class Simulation:
     results: dict[str, MergeResult]
     table: list[dict[str, Any]]
     budget: dict[str, Any]
+    votes1: pd.DataFrame  # the same answers as votes (``votes.VOTE_COLUMNS``)
+    votes2: pd.DataFrame
 
 
 def simulate(
@@ -450,7 +456,7 @@ def simulate(
             "answers": int(len(stage2)),
         },
     }
-    return Simulation(stage1, stage2, results, table, budget)
+    return Simulation(stage1, stage2, results, table, budget, votes1, votes2)
 
 
 def plan_from_settings(section: dict[str, Any], settings: dict[str, Any]) -> Plan:
@@ -480,27 +486,51 @@ def plan_from_settings(section: dict[str, Any], settings: dict[str, Any]) -> Pla
     )
 
 
+def write_results(sim: Simulation, out_dir: Path, fmt: str = "toloka") -> list[str]:
+    """``stage1/`` and ``stage2/`` answer files in ``fmt``; Label Studio users are numbered
+    over both stages' workers in sorted order, so a worker is one user throughout. The
+    other format's file, left by an earlier run, is removed: the merge reads a folder's
+    files of both formats, and would count every answer twice."""
+    workers = sorted(set(sim.votes1["worker"]) | set(sim.votes2["worker"]))
+    users = {w: ls.OWNER + 1 + i for i, w in enumerate(workers)}
+    files = []
+    for stage, frame, votes in ((1, sim.stage1, sim.votes1), (2, sim.stage2, sim.votes2)):
+        path = out_dir / f"stage{stage}" / FORMATS[fmt]
+        for name in set(FORMATS.values()) - {path.name}:
+            (path.parent / name).unlink(missing_ok=True)
+        if fmt == "toloka":
+            tl.write_toloka(frame, path)
+        else:
+            ls.write_export(votes, path, stage, STAGE1_FIELD, users)
+        files.append(str(path))
+    return files
+
+
 def run_simulation(
     section: dict[str, Any], settings: dict[str, Any], controls: pd.DataFrame, *, seed: int
 ) -> dict[str, Any]:
-    """Simulate, score every method, write the results (optional) and the report."""
+    """Simulate, score every method, write the results (optional, in ``format``) and the
+    report."""
     from rucola.io import write_json
 
+    fmt = settings.get("format") or "toloka"
+    if fmt not in FORMATS:
+        raise RucolaError(
+            f"annotate.simulate.format: unknown format {fmt!r}", hint=f"one of {', '.join(FORMATS)}"
+        )
     truth = read_truth(settings["truth"])
     plan = plan_from_settings(section, settings)
     sim = simulate(truth, controls, plan, section, seed=seed, methods=settings["methods"])
     files = []
     if settings.get("out_dir"):
-        out_dir = Path(settings["out_dir"])
-        for stage, frame in ((1, sim.stage1), (2, sim.stage2)):
-            path = out_dir / f"stage{stage}" / "results.tsv"
-            tl.write_toloka(frame, path)
-            files.append(str(path))
+        files = write_results(sim, Path(settings["out_dir"]), fmt)
     report = {
         "truth": str(settings["truth"]),
         "seed": int(seed),
         "plan": {
-            k: v for k, v in settings.items() if k not in ("truth", "out_dir", "report", "methods")
+            k: v
+            for k, v in settings.items()
+            if k not in ("truth", "out_dir", "report", "methods", "format")
         },
         "methods": sim.table,
         "budget": sim.budget,

@@ -30,12 +30,17 @@ annotate_app = typer.Typer(
 StageFiles = Annotated[
     list[Path] | None,
     typer.Option(
-        "--stage1", help="stage-1 export: Toloka TSV or long CSV, file or folder (repeatable)"
+        "--stage1",
+        help="stage-1 answers: Toloka TSV, Label Studio JSON or long CSV; file or folder "
+        "(repeatable)",
     ),
 ]
 Stage2Files = Annotated[
     list[Path] | None,
-    typer.Option("--stage2", help="stage-2 export: Toloka TSV, file or folder (repeatable)"),
+    typer.Option(
+        "--stage2",
+        help="stage-2 answers: Toloka TSV or Label Studio JSON; file or folder (repeatable)",
+    ),
 ]
 VoteFiles = Annotated[
     list[Path] | None,
@@ -97,7 +102,8 @@ def export(
     output_field: FieldOption = None,
     params_file: ParamsOption = None,
 ) -> None:
-    """Write a task pool in the Toloka layout (and as Label Studio tasks).
+    """Write a task pool in the Toloka layout (and as Label Studio tasks with their
+    labelling config, stage<N>_label_config.xml).
 
     Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
     """
@@ -138,15 +144,46 @@ def merge(
     report: Annotated[
         Path | None, typer.Option("--report", help="report JSON; default: annotate.report")
     ] = None,
+    columns: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--column",
+            help="OURS=THEIRS: a votes table's column for task, worker, label, golden, "
+            "sentence or separator (repeatable); default: annotate.vote_columns",
+        ),
+    ] = None,
+    repeated_votes: Annotated[
+        str | None,
+        typer.Option(
+            "--repeated-votes",
+            help="error | first | last | drop; default: annotate.repeated_votes",
+        ),
+    ] = None,
     params_file: ParamsOption = None,
 ) -> None:
-    """Clean and aggregate the answers of both stages into one labelled row per task."""
+    """Clean and aggregate the answers of both stages into one labelled row per task.
+
+    Answers come as Toloka TSVs, Label Studio JSON exports or long tables, the format told
+    from the file."""
+    from rucola.corpus.annotations.answers import json_files
+    from rucola.corpus.annotations.export import exported_ids
     from rucola.corpus.annotations.merge import run_merge
 
-    section = _section(params_file)
+    section = dict(_section(params_file))
+    section["vote_columns"] = _columns(section["vote_columns"], columns or [])
+    if repeated_votes is not None:
+        section["repeated_votes"] = _repeated_votes(repeated_votes)
     files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
+    # A Label Studio task must be one we exported: a candidate or a control task.
+    known = (
+        exported_ids(section["candidates"], section["controls"])
+        if json_files([*files1, *files2])
+        else None
+    )
     summary = run_merge(
         section,
+        known_tasks=known,
+        votes_out=_beside(report, "_votes.parquet") if report else section["votes_out"],
         stage1=files1,
         stage2=files2,
         votes=long_tables,
@@ -172,6 +209,36 @@ def merge(
     )
 
 
+def _columns(given: dict[str, Any], pairs: list[str]) -> dict[str, Any]:
+    """``--column task=UniqueIndexID_ItaCoLA`` over ``annotate.vote_columns``."""
+    from rucola.errors import RucolaError
+
+    columns = dict(given)
+    for pair in pairs:
+        ours, sep, theirs = pair.partition("=")
+        ours = ours.strip()
+        if not sep or ours not in columns:
+            raise RucolaError(
+                f"--column {pair!r}: expected OURS=THEIRS",
+                hint=f"OURS is one of {', '.join(columns)}",
+            )
+        columns[ours] = theirs.strip() or None
+    return columns
+
+
+def _repeated_votes(value: str) -> str:
+    from typing import get_args
+
+    from rucola.errors import RucolaError
+    from rucola.settings import RepeatedVotes
+
+    if value not in (policies := get_args(RepeatedVotes)):
+        raise RucolaError(
+            f"--repeated-votes {value!r}: unknown policy", hint=f"one of {', '.join(policies)}"
+        )
+    return value
+
+
 @annotate_app.command("simulate")
 @handles_errors
 def simulate(
@@ -181,7 +248,15 @@ def simulate(
     ] = None,
     out_dir: Annotated[
         Path | None,
-        typer.Option("--out-dir", help="write stage1/ and stage2/ Toloka-layout results here"),
+        typer.Option("--out-dir", help="write stage1/ and stage2/ results here (see --format)"),
+    ] = None,
+    answer_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="results as toloka (results.tsv) | label_studio (results.json, a Label "
+            "Studio export); default: annotate.simulate.format",
+        ),
     ] = None,
     overlap: Annotated[int | None, typer.Option("--overlap", min=1)] = None,
     max_overlap: Annotated[int | None, typer.Option("--max-overlap", min=1)] = None,
@@ -207,6 +282,7 @@ def simulate(
     overrides = {
         "truth": truth,
         "out_dir": out_dir,
+        "format": answer_format,
         "overlap": overlap,
         "max_overlap": max_overlap,
         "workers": workers,
@@ -245,7 +321,8 @@ def simulate(
         markup=False,
     )
     if settings["out_dir"]:
-        out.print(f"results in the Toloka layout: {', '.join(result['files'])}", markup=False)
+        layout = "Label Studio export" if settings["format"] == "label_studio" else "Toloka layout"
+        out.print(f"results in the {layout}: {', '.join(result['files'])}", markup=False)
 
 
 def _fmt(value: float | None) -> str:

@@ -29,8 +29,8 @@ PARAMS = {
     },
     "split": {"ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]}},
 }
-COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source"]
-HIDDEN = ["error_type", "domain", "detailed_source"]
+COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source", "share_acceptable"]
+HIDDEN = ["error_type", "domain", "detailed_source", "share_acceptable"]
 IN_SOURCES = ["Paducheva2004", "Testelets2001", "Seliverstova2004"]
 CATEGORIES = ["Morphology", "Syntax", "Semantics"]
 TEST_ONLY_SOURCE = "OnlyInTest2020"
@@ -221,6 +221,7 @@ def test_public_test_is_hidden_and_the_gold_is_private(tmp_path):
         "error_type",
         "domain",
         "detailed_source",
+        "share_acceptable",
         "sentence",
     ]
     assert gold["id"].tolist() == truth["id"].tolist()

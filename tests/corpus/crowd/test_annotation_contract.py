@@ -10,7 +10,7 @@ import pytest
 from annotation_helpers import STAGE1_HEADER, write_tsv
 from test_annotation_export import candidates
 
-import rucola.corpus.annotations.export
+import rucola.corpus.annotations.label_studio
 import rucola.corpus.annotations.merge
 from rucola.io import write_parquet
 
@@ -167,10 +167,10 @@ def test_export_failing_half_way_keeps_the_previous_pool(run_cli, project, monke
     before = outputs(project, names)
     write_parquet(candidates(12), project / "cands.parquet")
 
-    def boom(pool, page_size):
+    def boom(pool, page_size, stage, field):
         raise RuntimeError("out of memory")
 
-    monkeypatch.setattr(rucola.corpus.annotations.export, "label_studio_tasks", boom)
+    monkeypatch.setattr(rucola.corpus.annotations.label_studio, "tasks", boom)
     with pytest.raises(RuntimeError, match="out of memory"):
         run_cli(*args, cwd=project)
     assert outputs(project, names) == before

@@ -11,8 +11,8 @@ import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
 from rucola.corpus.annotations.aggregate import aggregate_stage1
-from rucola.corpus.annotations.merge import merge_votes
 from rucola.corpus.annotations.answers import read_stage1
+from rucola.corpus.annotations.merge import merge_votes
 from rucola.io import read_parquet
 
 
