@@ -4,7 +4,10 @@
 - cold `dvc repro` on the embedded sample, and `dvc repro` with nothing to do;
 - measure + filter throughput on the published RuCoLA in-domain files, and a release
   manager's two builds of the published corpus (`configs/rucola-v1.yaml`, then
-  `configs/rucola-v1.1.yaml`) with their row counts and diff (needs RUCOLA_SHARED_DATA).
+  `configs/rucola-v1.1.yaml`) with their row counts and diff (needs RUCOLA_SHARED_DATA);
+- merging a RuCoLA-sized crowd round (3,600 sentences, 5 votes each, repeats included)
+  from a Label Studio export and from a table listing several votes a row (ItaCoLA's
+  layout).
 """
 
 from __future__ import annotations
@@ -166,6 +169,72 @@ def bench_maintenance(tmp: Path) -> None:
     )
 
 
+def bench_annotation(tmp: Path) -> None:
+    import numpy as np
+    import pandas as pd
+
+    from rucola.corpus.annotations.answers import read_stage1
+    from rucola.corpus.annotations.label_studio import write_export
+    from rucola.corpus.annotations.merge import merge_votes
+    from rucola.corpus.annotations.votes import VOTE_COLUMNS
+
+    rng = np.random.default_rng(0)
+    tasks, per_task, page = 3600, 5, 5
+    # Pages of five sentences, each page answered by five workers drawn from 400 (one
+    # worker, one page: an assignment); a worker drawn twice for a page answers it twice.
+    records = []
+    for first in range(0, tasks, page):
+        for k, who in enumerate(rng.integers(0, 400, per_task)):
+            for t in range(first, first + page):
+                records.append((f"t{t:05d}", f"w{who:03d}", f"a{first}-{k}"))
+    task, worker, assignment = (list(c) for c in zip(*records, strict=True))
+    label = np.where(rng.random(len(task)) < 0.6, "1", "0")
+    votes = pd.DataFrame(
+        {
+            "task": task,
+            "sentence": [f"Предложение {t}." for t in task],
+            "worker": worker,
+            "label": label,
+            "golden": None,
+            "assignment": assignment,
+            "status": "ACCEPTED",
+            "started": pd.NaT,
+            "submitted": pd.NaT,
+            "seconds": 60.0,
+            "source": "bench",
+            "line": 0,
+            "origin": "bench",
+        }
+    )[VOTE_COLUMNS]
+    export = tmp / "label_studio.json"
+    write_export(votes, export, 1)
+    wide = tmp / "several_a_row.tsv"
+    grouped = votes.groupby("task", sort=True)
+    rows = [
+        f"{t}\tПредложение {t}.\t{','.join(g['label'])}\t{','.join(g['worker'])}"
+        for t, g in grouped
+    ]
+    wide.write_text("id\tsentence\tvotes\tplayers\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    columns = {"task": "id", "label": "votes", "worker": "players"}
+    options = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30}
+    for name, read in (
+        ("Label Studio export", lambda: read_stage1([export])),
+        ("several votes a row", lambda: read_stage1([], [wide], columns=columns)),
+    ):
+        start = time.perf_counter()
+        read_votes = read()
+        read_s = time.perf_counter() - start
+        start = time.perf_counter()
+        result = merge_votes(read_votes, None, method="majority", repeated_votes="first", **options)
+        merge_s = time.perf_counter() - start
+        counts = result.stage1.counts()
+        print(
+            f"annotate merge, {name}: {len(read_votes):,} votes read in {read_s:.2f} s "
+            f"({len(read_votes) / read_s:,.0f} votes/s), cleaned and aggregated in "
+            f"{merge_s:.2f} s; dropped {counts['dropped_by_reason']}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-install", action="store_true")
@@ -178,6 +247,7 @@ def main() -> None:
         bench_repro(tmp_path)
         bench_filter(tmp_path)
         bench_maintenance(tmp_path)
+        bench_annotation(tmp_path)
 
 
 if __name__ == "__main__":
