@@ -11,7 +11,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from rucola.corpus.annotations.agreement import (
@@ -132,7 +131,11 @@ def build_report(result: MergeResult, params: dict[str, Any]) -> dict[str, Any]:
             }
         },
         "workers": {"stage1": _worker_summary(table[table["stage"] == 1])},
-        "worker_table": _json_rows(table),
+        # Per worker without the worker: this report is tracked by git, so raw worker ids
+        # stay in the private worker table (``annotate.workers``).
+        "control_accuracies": sorted(
+            round(float(a), 4) for a in table["control_accuracy"] if pd.notna(a)
+        ),
     }
     if not report["has_answers"]:
         report["note"] = "no annotation answers were read: no annotation round was used"
@@ -145,25 +148,6 @@ def build_report(result: MergeResult, params: dict[str, Any]) -> dict[str, Any]:
         }
         report["workers"]["stage2"] = _worker_summary(table[table["stage"] == 2])
     return report
-
-
-def _json_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
-    rows = []
-    for row in table.to_dict("records"):
-        clean = {}
-        for key, value in row.items():
-            if value is None or (not isinstance(value, str) and pd.isna(value)):
-                clean[key] = None
-            elif isinstance(value, bool | np.bool_):
-                clean[key] = bool(value)
-            elif isinstance(value, float | np.floating):
-                clean[key] = _round(value)
-            elif isinstance(value, int | np.integer):
-                clean[key] = int(value)
-            else:
-                clean[key] = str(value)
-        rows.append(clean)
-    return rows
 
 
 def write_workers(result: MergeResult, path: str | Path) -> None:
@@ -207,9 +191,7 @@ def write_agreement_plot(
 
 
 def _draw_agreement(plt: Any, report: dict[str, Any], rows: pd.DataFrame) -> Any:
-    accuracy = [
-        r["control_accuracy"] for r in report["worker_table"] if r["control_accuracy"] is not None
-    ]
+    accuracy = report["control_accuracies"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), dpi=100)
     left.barh(rows["category"], rows["wawa"].fillna(0.0), color="tab:blue")
     left.set_xlim(0, 1)

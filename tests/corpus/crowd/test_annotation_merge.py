@@ -154,7 +154,16 @@ def test_cli_merge_writes_table_report_and_plot(run_cli, project, hand_export):
     assert report["tasks"]["by_status"] == {"labelled": 2, "pending": 3}
     assert report["workers"]["stage1"]["dropped_by_reason"] == {"low_control_accuracy": 1}
     assert report["agreement"]["stage1"]["krippendorff_alpha"] is not None
-    assert {row["worker"] for row in report["worker_table"]} == {"w1", "w2", "w3", "w4", "w5"}
+    assert "worker_table" not in report and not {"w1", "w5"} & set(json.dumps(report).split('"'))
+    assert report["control_accuracies"] == [0.0, 1.0, 1.0, 1.0, 1.0]  # w5 failed c1
+    workers = (project / "data/interim/annotation_workers.csv").read_text()
+    assert {line.split(",")[1] for line in workers.splitlines()[1:]} == {
+        "w1",
+        "w2",
+        "w3",
+        "w4",
+        "w5",
+    }
     assert (project / "reports/plots/annotation_agreement.png").stat().st_size > 0
     assert (project / "data/interim/annotation_workers.csv").read_text().startswith("stage,worker")
     before = (project / "reports/annotation.json").read_bytes()
@@ -186,7 +195,7 @@ def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
     report = json.loads((tmp_path / "reports/annotation.json").read_text(encoding="utf-8"))
     assert report["has_answers"] is False and "no annotation round" in report["note"]
     assert report["tasks"]["total"] == 0 and report["votes"]["stage1"]["read"] == 0
-    assert report["worker_table"] == []
+    assert report["control_accuracies"] == []
     workers = (tmp_path / "data/interim/annotation_workers.csv").read_text().splitlines()
     assert workers[0].startswith("stage,worker") and len(workers) == 1
     plot = (tmp_path / "reports/plots/annotation_agreement.csv").read_text().splitlines()
