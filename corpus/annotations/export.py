@@ -219,11 +219,9 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     return tasks.sort_values("id", kind="stable").reset_index(drop=True)
 
 
-def exported_ids(
-    candidates: str | Path, controls: str | Path | Sequence[str | Path] | None
-) -> set[str]:
-    """Every id a task pool can hold: the candidates' and the golden set's."""
-    return set(read_tasks(candidates)["id"]) | set(read_controls(controls)["id"])
+def exported_ids(candidates: str | Path) -> set[str]:
+    """The ids of the sentences a task pool sends out (control tasks aside)."""
+    return set(read_tasks(candidates)["id"])
 
 
 def export_pool(

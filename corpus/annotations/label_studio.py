@@ -250,7 +250,8 @@ def read_export(
     known_tasks: Collection[str] | None = None,
 ) -> pd.DataFrame:
     """The votes of a Label Studio JSON export (``votes.VOTE_COLUMNS``), one per annotation
-    that is not a ground truth. ``known_tasks``: our exported ids; any other is an error."""
+    that is not a ground truth. ``known_tasks``: the candidate ids we exported; a task
+    that is neither one of them nor a control is an error."""
     path = Path(path)
     source = str(path)
     known = None if known_tasks is None else set(known_tasks)
@@ -266,10 +267,12 @@ def read_export(
                 hint="import the tasks rucola wrote (stage<N>_tasks.json)",
             )
         task = str(key).strip()
-        if known is not None and task not in known:
-            raise _error(path, task, "task was never exported", hint="a task from another pool?")
         annotations = [a for a in ls_task.get("annotations") or [] if isinstance(a, dict)]
         golden = _golden(data, annotations, stage, field, path, task)
+        # A control carries its own golden answer (and may have left the golden set since);
+        # a sentence to label must be one of the candidates we exported.
+        if known is not None and golden is None and task not in known:
+            raise _error(path, task, "task was never exported", hint="a task from another pool?")
         page = data.get("page")
         for i, annotation in enumerate(annotations, start=1):
             if annotation.get("ground_truth"):

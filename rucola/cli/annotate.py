@@ -174,12 +174,8 @@ def merge(
     if repeated_votes is not None:
         section["repeated_votes"] = _repeated_votes(repeated_votes)
     files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
-    # A Label Studio task must be one we exported: a candidate or a control task.
-    known = (
-        exported_ids(section["candidates"], section["controls"])
-        if json_files([*files1, *files2])
-        else None
-    )
+    # A Label Studio task to label must be one we exported: a candidate.
+    known = exported_ids(section["candidates"]) if json_files([*files1, *files2]) else None
     summary = run_merge(
         section,
         known_tasks=known,

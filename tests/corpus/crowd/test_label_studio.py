@@ -222,7 +222,8 @@ def test_cli_merge_reads_label_studio_exports(run_cli, simulated):
     # a task the pool never held: one line naming the file and the task
     path = simulated / "label_studio/stage1/results.json"
     tasks = json.loads(path.read_text(encoding="utf-8"))
-    tasks[3]["data"]["id"] = "stray-id"
+    stray = next(t for t in tasks if not t["data"]["control"])  # controls carry answers
+    stray["data"]["id"] = "stray-id"
     write(path, tasks)
     code, _, stderr = run_cli(*(a.format("x") for a in args), "--stage1", "label_studio/stage1",
                               cwd=simulated)  # fmt: skip
@@ -314,6 +315,14 @@ def test_completed_by_as_int_dict_and_str(tmp_path):
     votes = read_export(write(tmp_path / "users.json", tasks), 1)
     assert votes["worker"].tolist() == ["7", "anna", "7", "b@example.org"]
     assert votes["seconds"].tolist() == [80.0, 40.0, 80.0, 40.0]  # user 7 is one worker
+
+
+def test_a_control_need_not_be_in_the_current_golden_set(tmp_path):
+    """A control carries its golden answer; only sentences to label must be candidates."""
+    tasks = [ls_task(1, "c-retired", [annotation(1, 5, ["no"])], control=True,
+                     golden={"violation": "no"})]  # fmt: skip
+    votes = read_export(write(tmp_path / "old.json", tasks), 1, known_tasks={"t1"})
+    assert votes["golden"].tolist() == ["1"]
 
 
 @pytest.mark.parametrize(
