@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import OWNER_FILE, file_sha256
-from rucola.release.votes import VOTE_SCHEMA, VOTES_CONFIG, check_publishable
+from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publishable
 
 SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 REPO_ID_RULES = (
@@ -210,7 +210,7 @@ def check_hidden_labels(files: list[PlannedFile]) -> None:
             continue
         if path.parts[0] == VOTES_CONFIG:
             names = pq.read_schema(planned.local).names
-            if path.name.startswith("test") or names != VOTE_SCHEMA.names:
+            if path.name.startswith("test") or names != RELEASED_VOTE_SCHEMA.names:
                 what = "votes on test rows" if path.name.startswith("test") else "other columns"
                 raise RucolaError(f"the public votes carry {what}", planned.local)
             split = set(pq.read_table(planned.local, columns=["split"])["split"].to_pylist())

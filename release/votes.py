@@ -30,7 +30,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pandas as pd
 import pyarrow as pa
@@ -38,6 +38,7 @@ import pyarrow.parquet as pq
 
 from rucola.corpus import schema
 from rucola.errors import RucolaError
+from rucola.settings import AnnotatorKey as KeyKind
 from rucola.stage import read_table
 
 ENV_VARIABLE = "RUCOLA_ANNOTATOR_KEY"
@@ -45,7 +46,7 @@ KEY_PARAM = "release.annotator_key"
 # The sample's key: published with the code, so NOT a secret. Anyone can recompute the
 # annotator id of a worker id they know; ``rucola release publish`` refuses such a release.
 SAMPLE_KEY = "rucola-sample-annotator-key: published with the code, not a secret"
-KEY_KINDS = ("env", "sample")
+KEY_KINDS = get_args(KeyKind)
 MIN_KEY_LENGTH = 16  # characters of an env key: a short one could be found by trying keys
 ID_LENGTH = 16  # hex digits of the HMAC kept: 64 bits, no collision among any crowd's workers
 # The message whose HMAC is the key's fingerprint; the NUL byte keeps it apart from any
@@ -59,8 +60,9 @@ TASK_PREFIX = "annotations:"  # a crowd-labelled row's origin: annotations:<cand
 SHARE = "share_acceptable"  # the soft label, in the row's provenance JSON
 STAGE1_ANSWERS = {"acceptable", "unacceptable"}
 
-# One released vote: the row it belongs to (release id and split), then the vote.
-VOTE_SCHEMA = pa.schema(
+# One released vote: the row it belongs to (release id and split), then the vote. (The
+# interim table it is made from is ``schema.VOTES_SCHEMA``, with the raw worker id.)
+RELEASED_VOTE_SCHEMA = pa.schema(
     [
         ("id", pa.int64()),
         ("split", pa.string()),
@@ -112,6 +114,10 @@ class AnnotatorKey:
         return {"kind": kind, "fingerprint": self.fingerprint}
 
 
+def _env_key(environ: Mapping[str, str] | None) -> str:
+    return (os.environ if environ is None else environ).get(ENV_VARIABLE, "")
+
+
 def resolve_key(kind: str | None, environ: Mapping[str, str] | None = None) -> AnnotatorKey | None:
     """The key of ``release.annotator_key`` (``env`` when unset): the sample's, or the one in
     ``$RUCOLA_ANNOTATOR_KEY``; None with ``env`` when the variable is missing or empty (an
@@ -121,7 +127,7 @@ def resolve_key(kind: str | None, environ: Mapping[str, str] | None = None) -> A
         raise RucolaError(f"{KEY_PARAM}: '{kind}' is not one of {', '.join(KEY_KINDS)}")
     if kind == "sample":
         return AnnotatorKey("sample", SAMPLE_KEY)
-    value = (os.environ if environ is None else environ).get(ENV_VARIABLE, "")
+    value = _env_key(environ)
     return AnnotatorKey("env", value) if value else None
 
 
@@ -314,23 +320,15 @@ def release_votes(
 
 
 def _table(rows: pd.DataFrame, key: AnnotatorKey | None) -> pa.Table:
-    part = rows.reindex(columns=VOTE_SCHEMA.names).reset_index(drop=True)
-    table = pa.Table.from_pandas(part, schema=VOTE_SCHEMA, preserve_index=False)
+    part = rows.reindex(columns=RELEASED_VOTE_SCHEMA.names).reset_index(drop=True)
+    table = pa.Table.from_pandas(part, schema=RELEASED_VOTE_SCHEMA, preserve_index=False)
     return table.replace_schema_metadata(arrow_metadata(key))
 
 
 def vote_features():  # noqa: ANN201 - datasets.Features (imported lazily: datasets is slow)
-    from datasets import Features, Value
+    from datasets import Features
 
-    return Features(
-        {
-            "id": Value("int64"),
-            "split": Value("string"),
-            "stage": Value("int64"),
-            "annotator": Value("string"),
-            "answer": Value("string"),
-        }
-    )
+    return Features.from_arrow_schema(RELEASED_VOTE_SCHEMA)
 
 
 def arrow_metadata(key: AnnotatorKey | None) -> dict[bytes, bytes]:
@@ -397,7 +395,7 @@ def check_publishable(
                 hint=rebuild,
             )
         recorded.append((path, meta["fingerprint"]))
-    value = (os.environ if environ is None else environ).get(ENV_VARIABLE, "")
+    value = _env_key(environ)
     if not value:
         raise RucolaError(
             f"the release has annotator votes but ${ENV_VARIABLE} is not set: cannot check "

@@ -8,7 +8,7 @@ that the Label Studio reader can use the vote vocabulary of ``votes`` without a 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -27,6 +27,14 @@ from rucola.corpus.annotations.votes import (
     stage2_from_toloka,
 )
 
+# The ids of the sentences we exported, asked for only when a Label Studio export is read
+# (reading them needs the candidates, which a Toloka-only round does without).
+KnownTasks = Callable[[], Collection[str]]
+
+
+def _known(known_tasks: KnownTasks | None) -> Collection[str] | None:
+    return None if known_tasks is None else known_tasks()
+
 
 def read_stage1(
     exports: Sequence[str | Path],
@@ -34,18 +42,18 @@ def read_stage1(
     field: str = STAGE1_FIELD,
     *,
     columns: Mapping[str, str | None] | None = None,
-    known_tasks: Collection[str] | None = None,
+    known_tasks: KnownTasks | None = None,
 ) -> pd.DataFrame:
     """All stage-1 votes, the format told from the file: Toloka exports (``.tsv``), Label
     Studio exports (``.json``), long tables (``.csv``, and every file of ``long_tables``,
-    read with ``columns``). ``known_tasks``: the ids we exported; a Label Studio task with
-    another id is an error."""
+    read with ``columns``). ``known_tasks`` gives the ids we exported, asked only when a
+    Label Studio export is read (a task to label with another id is an error)."""
     parts = []
     for path in expand_paths(exports, (".tsv", ".csv", ".json")):
         if has_suffix(path, ".csv"):
             parts.append(read_long(path, columns))
         elif has_suffix(path, ".json"):
-            parts.append(_label_studio(path, 1, field, known_tasks))
+            parts.append(read_export(path, 1, field, _known(known_tasks)))
         else:
             parts.append(stage1_from_toloka(require_rows(tl.read_toloka(path), path), path, field))
     parts.extend(read_long(path, columns) for path in expand_paths(long_tables, (".csv", ".tsv")))
@@ -55,11 +63,11 @@ def read_stage1(
 
 
 def read_stage2(
-    exports: Sequence[str | Path], *, known_tasks: Collection[str] | None = None
+    exports: Sequence[str | Path], *, known_tasks: KnownTasks | None = None
 ) -> pd.DataFrame:
     """All stage-2 votes: Toloka exports (``.tsv``) and Label Studio exports (``.json``)."""
     parts = [
-        _label_studio(path, 2, STAGE1_FIELD, known_tasks)
+        read_export(path, 2, STAGE1_FIELD, _known(known_tasks))
         if has_suffix(path, ".json")
         else stage2_from_toloka(require_rows(tl.read_toloka(path), path), path)
         for path in expand_paths(exports, (".tsv", ".json"))
@@ -67,20 +75,3 @@ def read_stage2(
     votes = concat_votes(parts)
     check_votes(votes)
     return votes
-
-
-def json_files(paths: Sequence[str | Path]) -> bool:
-    """Whether any of ``paths`` is, or (a folder) holds, a Label Studio export."""
-    for entry in paths:
-        path = Path(entry)
-        if has_suffix(path, ".json") or (
-            path.is_dir() and any(has_suffix(p, ".json") for p in path.rglob("*") if p.is_file())
-        ):
-            return True
-    return False
-
-
-def _label_studio(
-    path: Path, stage: int, field: str, known_tasks: Collection[str] | None
-) -> pd.DataFrame:
-    return read_export(path, stage, field, known_tasks)

@@ -22,7 +22,7 @@ round and ``annotate corpus`` need them. Votes are counted apart, per stage, in 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from rucola.corpus import schema
 from rucola.corpus.annotations.aggregate import LABELLED, PENDING, aggregate_stage1, check_method
-from rucola.corpus.annotations.answers import read_stage1, read_stage2
+from rucola.corpus.annotations.answers import KnownTasks, read_stage1, read_stage2
 from rucola.corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
 from rucola.corpus.annotations.cleaning import USED, clean
 from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
@@ -187,13 +187,13 @@ def run_merge(
     plot: str | Path,
     plot_png: str | Path,
     votes_out: str | Path | None = None,
-    known_tasks: Collection[str] | None = None,
+    known_tasks: KnownTasks | None = None,
 ) -> dict[str, Any]:
     """Read, merge, then write everything at once; returns the report.
 
     Params that name no answers at all give an empty round (no rows, a report that says
     so); a file or folder that is named but holds no answer is an error. ``known_tasks``:
-    the ids we exported (a Label Studio task with another id is an error)."""
+    the ids we exported, asked for when a Label Studio export is read."""
     check_method(method)
     columns = params.get("vote_columns")
     votes1 = read_stage1(stage1, votes, output_field, columns=columns, known_tasks=known_tasks)

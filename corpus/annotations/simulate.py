@@ -513,11 +513,7 @@ def run_simulation(
     report."""
     from rucola.io import write_json
 
-    fmt = settings.get("format") or "toloka"
-    if fmt not in FORMATS:
-        raise RucolaError(
-            f"annotate.simulate.format: unknown format {fmt!r}", hint=f"one of {', '.join(FORMATS)}"
-        )
+    fmt = settings.get("format") or "toloka"  # checked by the params schema and the CLI
     truth = read_truth(settings["truth"])
     plan = plan_from_settings(section, settings)
     sim = simulate(truth, controls, plan, section, seed=seed, methods=settings["methods"])

@@ -6,6 +6,7 @@ these commands without options.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +18,7 @@ from rucola.cli.common import (
     RejectedOption,
     ReportOption,
     handles_errors,
+    one_of,
     out,
     override,
     read_params,
@@ -165,17 +167,19 @@ def merge(
 
     Answers come as Toloka TSVs, Label Studio JSON exports or long tables, the format told
     from the file."""
-    from rucola.corpus.annotations.answers import json_files
     from rucola.corpus.annotations.export import exported_ids
     from rucola.corpus.annotations.merge import run_merge
+    from rucola.settings import RepeatedVotes
 
     section = dict(_section(params_file))
     section["vote_columns"] = _columns(section["vote_columns"], columns or [])
     if repeated_votes is not None:
-        section["repeated_votes"] = _repeated_votes(repeated_votes)
+        section["repeated_votes"] = one_of(
+            repeated_votes, RepeatedVotes, "--repeated-votes", "policy"
+        )
     files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
     # A Label Studio task to label must be one we exported: a candidate.
-    known = exported_ids(section["candidates"]) if json_files([*files1, *files2]) else None
+    known = functools.cache(lambda: exported_ids(section["candidates"]))
     summary = run_merge(
         section,
         known_tasks=known,
@@ -222,19 +226,6 @@ def _columns(given: dict[str, Any], pairs: list[str]) -> dict[str, Any]:
     return columns
 
 
-def _repeated_votes(value: str) -> str:
-    from typing import get_args
-
-    from rucola.errors import RucolaError
-    from rucola.settings import RepeatedVotes
-
-    if value not in (policies := get_args(RepeatedVotes)):
-        raise RucolaError(
-            f"--repeated-votes {value!r}: unknown policy", hint=f"one of {', '.join(policies)}"
-        )
-    return value
-
-
 @annotate_app.command("simulate")
 @handles_errors
 def simulate(
@@ -272,13 +263,14 @@ def simulate(
     from rucola.corpus.annotations.export import read_controls
     from rucola.corpus.annotations.simulate import run_simulation
     from rucola.errors import RucolaError
+    from rucola.settings import AnswerFormat
 
     section = _section(params_file)
     settings = dict(section["simulate"])
     overrides = {
         "truth": truth,
         "out_dir": out_dir,
-        "format": answer_format,
+        "format": one_of(answer_format, AnswerFormat, "--format", "format"),
         "overlap": overlap,
         "max_overlap": max_overlap,
         "workers": workers,

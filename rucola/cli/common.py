@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_args
 
 import typer
 from rich.console import Console
@@ -86,6 +86,17 @@ def read_params(params_file: Path | None) -> dict[str, Any]:
 def params_name(params_file: Path | None) -> Path:
     """The params file error messages name."""
     return params_file if params_file is not None else Path("params.yaml")
+
+
+def one_of(value: str | None, allowed: Any, option: str, noun: str) -> str | None:
+    """``value`` of ``option`` if it is one of the ``Literal`` type ``allowed`` (the params
+    schema's own type for the key the option stands in for), else one line naming both."""
+    choices = get_args(allowed)
+    if value is not None and value not in choices:
+        raise RucolaError(
+            f"{option}: unknown {noun} {value!r}", hint=f"one of {', '.join(choices)}"
+        )
+    return value
 
 
 def override(section: dict[str, Any], **paths: Path | None) -> dict[str, Any]:
