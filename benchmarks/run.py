@@ -7,7 +7,9 @@
   `configs/rucola-v1.1.yaml`) with their row counts and diff (needs RUCOLA_SHARED_DATA);
 - merging a RuCoLA-sized crowd round (3,600 sentences, 5 votes each, repeats included)
   from a Label Studio export and from a table listing several votes a row (ItaCoLA's
-  layout).
+  layout);
+- extracting minimal pairs from an M2 learner corpus: 20,000 synthetic sentences with
+  three annotators, and a real corpus named by ``RUCOLA_M2_CORPUS`` (e.g. GERA's .m2 files).
 """
 
 from __future__ import annotations
@@ -235,6 +237,75 @@ def bench_annotation(tmp: Path) -> None:
         )
 
 
+def _synthetic_m2(path: Path, sentences: int, seed: int = 0) -> None:
+    """A learner corpus the size of the multi-reference benchmarks: sentences of 5-30
+    tokens from the sample's words, three annotators, each with 0-3 edits of GERA's types
+    (a third of them noop)."""
+    import random
+
+    rng = random.Random(seed)
+    words = sorted(
+        {
+            w.strip(".,!?«»()")
+            for f in (ROOT / "data/sample/in_domain").glob("*.tsv")
+            for line in f.read_text(encoding="utf-8").splitlines()[1:]
+            for w in line.split("\t")[0].split()
+        }
+        - {""}
+    )
+    types = ["G:NOUN:CASE", "G:VERB:P/N/G", "G:PREP:WRONG", "L:OTHER", "S:ORTH", "PUNCT", "LACK"]
+    blocks = []
+    for _ in range(sentences):
+        n = rng.randint(5, 30)
+        tokens = [rng.choice(words) for _ in range(n)] + ["."]
+        lines = ["S " + " ".join(tokens)]
+        for annotator in range(3):
+            if rng.random() < 1 / 3:
+                lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
+                continue
+            points = sorted(rng.sample(range(n), rng.randint(1, 3)))
+            for start in points:  # one-token replacements: never overlapping
+                edit = rng.choice(types)
+                lines.append(
+                    f"A {start} {start + 1}|||{edit}|||{rng.choice(words)}"
+                    f"|||REQUIRED|||-NONE-|||{annotator}"
+                )
+        blocks.append("\n".join(lines))
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+
+
+def bench_learner(tmp: Path) -> None:
+    """Extraction of minimal pairs from M2: a synthetic corpus of 20,000 sentences with three
+    annotators, and (``RUCOLA_M2_CORPUS``: a .m2 file or folder, e.g. GERA) a real one."""
+    import resource
+
+    from rucola.corpus.extract import extract
+    from rucola.params import DEFAULTS
+
+    corpora = [("synthetic, 3 annotators", tmp / "learner.m2")]
+    _synthetic_m2(corpora[0][1], 20_000)
+    if os.environ.get("RUCOLA_M2_CORPUS"):
+        corpora.append(("RUCOLA_M2_CORPUS", Path(os.environ["RUCOLA_M2_CORPUS"])))
+    for name, path in corpora:
+        start = time.perf_counter()
+        summary = extract(
+            [{"path": str(path), "type": "m2"}],
+            dict(DEFAULTS["extract"]),
+            tmp / "l.parquet",
+            tmp / "lr.parquet",
+            tmp / "l.json",
+        )
+        seconds = time.perf_counter() - start
+        learner = summary["learner"]
+        print(
+            f"extract, M2 learner corpus ({name}): {learner['sentences']:,} sentences in "
+            f"{seconds:.2f} s ({learner['sentences'] / seconds:,.0f} sentences/s); "
+            f"{summary['kept']:,} rows kept, {learner['pairs']:,} pairs, "
+            f"set aside {summary['set_aside']}; peak RSS "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-install", action="store_true")
@@ -248,6 +319,7 @@ def main() -> None:
         bench_filter(tmp_path)
         bench_maintenance(tmp_path)
         bench_annotation(tmp_path)
+        bench_learner(tmp_path)
 
 
 if __name__ == "__main__":

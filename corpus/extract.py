@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from rucola.corpus.alternations import expand
 from rucola.corpus.artefacts import detect
 from rucola.corpus.dedup import sentence_key
 from rucola.corpus.homoglyphs import fix_homoglyphs
+from rucola.corpus.learner import MinimalPairs, read_pairs
 from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, UNACCEPTABLE, MarkMap, split_leading_mark
 from rucola.corpus.normalize import normalize_text, repaired_characters, text_fault
 from rucola.corpus.sources import RawExample, read_source, source_files
@@ -157,6 +159,9 @@ class Extractor:
 
     def add(self, example: RawExample, out: _Collector) -> None:
         out.lines_read += 1
+        if example.set_aside is not None:  # the reader's verdict (annotators disagree ...)
+            out.reject(example, example.set_aside, example.text, example.set_aside_detail)
+            return
         fault = text_fault(example.text)
         if fault is not None:  # before anything reads the text: no mark, no normalisation
             out.reject(example, fault[0], example.text, fault[1])
@@ -260,6 +265,20 @@ class Extractor:
             )
 
 
+def _learner_rows(
+    file: Path, source: dict[str, Any], pairs: MinimalPairs, encoding: str
+) -> Iterator[RawExample]:
+    """An M2 file's minimal pairs; their domain is ``learner``, whatever else is asked."""
+    domain = source.get("domain")
+    if domain not in (None, schema.LEARNER):
+        raise RucolaError(
+            f"an M2 source gives learner rows, not {domain}",
+            file,
+            hint="leave out 'domain' for an m2 source, or give 'learner'",
+        )
+    return read_pairs(file, source.get("source") or file.stem, pairs, encoding)
+
+
 def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
     """Keep the first of identical rows; set aside every row of a conflicting sentence.
 
@@ -329,6 +348,7 @@ def extract(
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
     extractor = Extractor(params)
+    pairs = MinimalPairs(params["m2"], params["error_types"])
     collector = _Collector()
     files_read: list[str] = []
     with StageRun(
@@ -343,7 +363,14 @@ def extract(
             for file in source_files(path, source.get("type")):
                 files_read.append(str(file))
                 before = collector.lines_read
-                for example in read_source(file, source.get("type"), source, params["encoding"]):
+                examples = read_source(
+                    file,
+                    source.get("type"),
+                    source,
+                    params["encoding"],
+                    m2_reader=lambda f, s=source: _learner_rows(f, s, pairs, params["encoding"]),
+                )
+                for example in examples:
                     extractor.add(example, collector)
                 if collector.lines_read == before:
                     raise RucolaError(
@@ -382,6 +409,8 @@ def extract(
                 "fixes": collector.homoglyph_fixes,
             },
             artefacts={"rows": len(collector.artefacts), "found": collector.artefacts},
+            # M2 learner corpora: sentences read, pairs made, edits per category
+            **({"learner": pairs.report()} if pairs.report()["sentences"] else {}),
             normalised={
                 "rows": len(collector.normalised),
                 "examples": collector.normalised[:100],

@@ -16,7 +16,9 @@ LABEL_NAMES = ["unacceptable", "acceptable"]
 
 IN_DOMAIN = "in_domain"
 OUT_OF_DOMAIN = "out_of_domain"
-DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]
+LEARNER = "learner"  # minimal pairs from learner corpora's error annotations (M2)
+RUCOLA_DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]  # the published corpus and its CSV layout
+DOMAINS = [*RUCOLA_DOMAINS, LEARNER]
 
 SPLITS = ["train", "validation", "test"]
 SPLIT_INDEX = {name: i for i, name in enumerate(SPLITS)}  # the order files and rows follow

@@ -243,7 +243,7 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
         raise RucolaError(f"missing column(s) {', '.join(missing)}", input_path)
     mixed = frame.groupby("group")["domain"].nunique()
     if (mixed > 1).any():
-        raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans both domains", input_path)
+        raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans two domains", input_path)
     seed = int(params["seed"])
     pins, pin_report = _pins(frame, path_list(params.get("pin"), "split.pin"))
     frame["pinned_split"] = pins["pinned_split"]

@@ -9,10 +9,12 @@ same input are byte-identical)::
     README.md                      the dataset card (YAML configs and dataset_info)
     token_lengths.png              n_tokens by domain
     error_types.png                violation categories by domain (train and validation)
-    default/{split}.parquet        both domains; the only config with a test split
+    default/{split}.parquet        every domain; the only config with a test split
     in_domain/{split}.parquet      train and validation
     out_of_domain/{split}.parquet  validation (train ratio 0); absent with no
                                    out-of-domain rows
+    learner/{split}.parquet        train and validation of the learner-corpus pairs;
+                                   absent with no learner rows
     votes/{split}.parquet          per-annotator votes of train and validation rows
                                    (``release.votes``); absent without votes
 
@@ -75,6 +77,7 @@ CONFIGS = {
     "default": schema.DOMAINS,
     schema.IN_DOMAIN: [schema.IN_DOMAIN],
     schema.OUT_OF_DOMAIN: [schema.OUT_OF_DOMAIN],
+    schema.LEARNER: [schema.LEARNER],
 }
 # The test split is public only where domains are mixed: a per-domain test file would tell
 # which hidden test row is which domain.

@@ -4,6 +4,8 @@
 ``id,sentence,acceptable,error_type,detailed_source`` (``error_type`` ``0`` when
 acceptable); ``test.csv`` only ``id,sentence``; ``sample_submission.csv`` ``id,acceptable``.
 Ids are the release's ids, so a submission scores against the private gold directly.
+The layout knows RuCoLA's two domains only: learner rows (``schema.LEARNER``) are in none
+of its files, test included, so its scores stay comparable with the published leaderboard.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from rucola.corpus import schema
 from rucola.corpus.sources.rucola_csv import PUBLISHED_FILES
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, stable_hash
@@ -28,7 +31,7 @@ def _csv(frame: pd.DataFrame, path: Path) -> None:
 def write_rucola_csv(frame: pd.DataFrame, folder: str | Path) -> dict[str, int]:
     """The split rows in the published layout, written into ``folder``; rows per file."""
     folder = Path(folder)
-    frame = frame.sort_values(["split", "id"])
+    frame = frame[frame["domain"] != schema.LEARNER].sort_values(["split", "id"])
     counts: dict[str, int] = {}
     for name, domain, split in LABELLED:
         part = frame[(frame["domain"] == domain) & (frame["split"] == split)]

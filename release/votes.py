@@ -209,7 +209,7 @@ def task_ids(frame: pd.DataFrame, path: Path) -> pd.Series:
         if isinstance(origin, str) and origin.startswith(TASK_PREFIX):
             tasks.append(origin[len(TASK_PREFIX) :])
             continue
-        if domain == schema.IN_DOMAIN:  # a source's own columns: no crowd candidate
+        if domain in (schema.IN_DOMAIN, schema.LEARNER):  # no crowd candidate
             tasks.append(None)
             continue
         candidate = _provenance(value, origin, path).get("candidate_id")

@@ -41,8 +41,8 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 # Allowed values. The stages keep their own copies next to the code that acts on them;
 # tests/rucola/test_params.py proves the two agree.
 Verdict = Literal["acceptable", "unacceptable", "exclude"]
-SourceType = Literal["sheet", "list", "rucola_csv"]
-Domain = Literal["in_domain", "out_of_domain"]
+SourceType = Literal["sheet", "list", "rucola_csv", "m2"]
+Domain = Literal["in_domain", "out_of_domain", "learner"]
 GenerationMethod = Literal["translation", "back_translation", "paraphrase", "perturbation"]
 Backend = Literal["transformers", "ctranslate2"]
 Strategy = Literal["beam", "greedy", "sampling"]
@@ -230,14 +230,58 @@ class Section(BaseModel):
 
 class ExtractSource(Section):
     path: Input = _key(..., "a file or a folder of judgment files")
-    type: SourceType | None = _key(None, "null: by extension (`.tsv`/`.csv` sheet, `.txt` list)")
+    type: SourceType | None = _key(
+        None, "null: by extension (`.tsv`/`.csv` sheet, `.txt` list, `.m2` learner edits)"
+    )
     source: str | None = _key(None, "`detailed_source` of its rows; null: the file name")
-    domain: Domain | None = _key(None, "null: `in_domain` (a RuCoLA CSV: by its file name)")
+    domain: Domain | None = _key(
+        None, "null: `in_domain`, `learner` for m2 (a RuCoLA CSV: by its file name)"
+    )
+
+
+# ERRANT-style edit types of the Russian GEC corpora (GERA, RU-Lang8, the multi-reference
+# benchmarks) → our categories. A key is an fnmatch pattern; the most specific match wins
+# (an exact type, then the pattern with the most literal characters).
+DEFAULT_M2_CATEGORIES: dict[str, str] = {
+    "G:*": "Morphology",  # grammatical forms: G:NOUN:CASE, G:VERB:P/N/G, G:ADJ:GEN ...
+    "G:PREP:*": "Syntax",  # preposition choice: government
+    "G:CONJ:*": "Syntax",
+    "D:ORDER": "Syntax",  # word order
+    "D:REF": "Semantics",  # reference: which noun a pronoun or phrase points to
+    "LACK": "Syntax",  # a missing word
+    "L:*": "Semantics",  # lexical choice: L:OTHER ...
+    "L:MORPH": "Morphology",  # a wrong derivation of the right word
+    "L:MULTIMORPH": "Morphology",
+    "L:CONSTR": "Syntax",  # a wrong construction
+}
+# Edit types that do not bear on acceptability: spelling, letter case, typos, punctuation,
+# style, and a word repeated by accident.
+DEFAULT_M2_IGNORE = ["S:*", "PUNCT", "STYLE", "L:REP"]
+
+
+class ExtractM2(Section):
+    categories: dict[Text, Text] = _key(
+        lambda: dict(DEFAULT_M2_CATEGORIES),
+        "edit type (fnmatch pattern, most specific wins) → a category of `error_types`",
+    )
+    ignore: list[Text] = _key(
+        lambda: list(DEFAULT_M2_IGNORE), "edit types not about acceptability (patterns)"
+    )
+    unknown_type: Literal["error", "reject"] = _key(
+        "error", "an edit type in neither: exit 1 (`FILE:LINE`) or set the sentence aside"
+    )
+    single_edit_pairs: bool = _key(
+        False, "also one pair per grammatical edit: the sentence with that error alone"
+    )
 
 
 class Extract(Section):
     sources: list[ExtractSource] = _key(
-        lambda: [ExtractSource(path="data/sample/in_domain")], "judgment files or folders"
+        lambda: [
+            ExtractSource(path="data/sample/in_domain"),
+            ExtractSource(path="data/sample/learner", type="m2", source="SampleLearner"),
+        ],
+        "judgment files or folders, and learner corpora",
     )
     out: Output = _key("data/interim/in_domain.parquet", "kept rows")
     rejected: Output = _key("data/interim/rejected/extract.parquet", "rows set aside, why")
@@ -263,6 +307,7 @@ class Extract(Section):
         lambda: ["Morphology", "Syntax", "Semantics"], "the violation categories"
     )
     encoding: Encoding = _key("utf-8", "of the input files, e.g. `cp1251` for legacy files")
+    m2: ExtractM2 = _key(ExtractM2, "learner corpora: minimal pairs from M2 error annotations")
 
 
 # --- generate ------------------------------------------------------------------------
@@ -490,6 +535,7 @@ class Screen(Section):
 class SplitRatios(Section):
     in_domain: Ratios = _key(lambda: [0.8, 0.1, 0.1], "train / validation / test")
     out_of_domain: Ratios = _key(lambda: [0.0, 0.5, 0.5], "train / validation / test")
+    learner: Ratios = _key(lambda: [0.8, 0.1, 0.1], "train / validation / test")
 
 
 class Split(Section):

@@ -54,6 +54,7 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
         [
             "track_index",
             "track_extract@0",
+            "track_extract@1",
             "track_source@SampleWiki",
             "track_source@SampleParallel",
             "track_generator@perturbations",
@@ -88,6 +89,9 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     split = pq.read_table(project / "data/interim/split.parquet").to_pandas()
     ood = split[split["domain"] == "out_of_domain"]
     assert len(ood) > 0 and set(ood["split"]) <= {"validation", "test"}
+    learner = split[split["domain"] == "learner"]  # the sample's M2 file
+    assert set(learner["split"]) == {"train", "validation", "test"}
+    assert set(learner["detailed_source"]) == {"SampleLearner"}
     assert (project / "data/interim/annotation_tasks").is_dir()
     card = (project / "data/release/rucola/README.md").read_text(encoding="utf-8")
     assert "WAWA agreement" in card
@@ -114,6 +118,10 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     assert set(dataset) == {"train", "validation", "test"}
     assert isinstance(dataset["train"].features["label"], ClassLabel)
     assert set(dataset["test"]["label"]) == {-1}
+    pairs = load_dataset(str(project / "data/release/rucola"), "learner")
+    assert set(pairs) == {"train", "validation"}
+    assert set(pairs["train"]["domain"]) == {"learner"}
+    assert set(pairs["train"]["label"]) == {0, 1}
 
     second = sh("dvc", "repro", cwd=project)
     assert ran(second) == []
@@ -234,6 +242,11 @@ def test_editing_an_input_reruns_its_tracker_and_the_stage_that_reads_it(project
 
 def test_switching_the_sources_in_params_and_back(project: Path):
     sh("dvc", "repro", cwd=project)
+    params = yaml.safe_load((project / "params.yaml").read_text())
+    sample = params["extract"]["sources"]
+    params["extract"]["sources"] = [{"path": "data/sample/in_domain"}]
+    write_params(project, params)
+    sh("dvc", "repro", cwd=project)
     rows = pq.read_table(project / "data/interim/in_domain.parquet").num_rows
     other = project / "data/more/in_domain"
     shutil.copytree(project / "data/sample/in_domain", other)
@@ -260,6 +273,10 @@ def test_switching_the_sources_in_params_and_back(project: Path):
     assert not (inputs / "data/more").exists()
     assert "up to date" in sh("dvc", "status", cwd=project)
     shutil.rmtree(project / "data/more")
+    params["extract"]["sources"] = sample
+    write_params(project, params)
+    sh("dvc", "repro", cwd=project)
+    assert (inputs / "data/sample/learner.json").is_file()
 
 
 def test_paths_come_from_params_alone(project: Path):
@@ -287,7 +304,7 @@ def test_params_that_name_no_answers_build_without_annotation(project: Path):
     write_params(project, params)
     sh("dvc", "repro", cwd=project)
     combined = pq.read_table(project / "data/interim/combined.parquet").to_pandas()
-    assert set(combined["domain"]) == {"in_domain"}
+    assert set(combined["domain"]) == {"in_domain", "learner"}  # no out-of-domain row
     assert pq.read_table(project / "data/interim/annotated.parquet").num_rows == 0
     report = json.loads((project / "reports/annotation.json").read_text())
     assert report["has_answers"] is False and report["tasks"]["total"] == 0

@@ -1,16 +1,18 @@
 """Exact and near-duplicates across the whole stream, after the per-row thresholds.
 
 Rows are ranked by preference: reference rows (e.g. the in-domain set when screening
-candidates) first, then in-domain rows, then generated ones, each in input order (earlier
-source before later). Within a cluster the best-ranked row stays; a generated row below
-it is set aside as ``duplicate`` (the same sentence, ``corpus.dedup.sentence_key``) or
-``near_duplicate`` (MinHash Jaccard at least ``threshold`` over ``corpus.dedup.loose_key``),
-with ``detail`` naming the origin of the row it repeats. Punctuation and case count for
-the same sentence (a question and a statement are two sentences); rows equal up to case and
-punctuation are near-duplicates. In-domain rows and rows of a published release are never
-set aside here: minimal pairs are the point of an acceptability corpus, extraction already
-removed exact in-domain repeats, and a published row keeps its id and split. Rows that
-stay in one cluster share a ``group``, so the split keeps them together.
+candidates) first, then judged rows (in-domain and learner), then generated ones, each in
+input order (earlier source before later). Within a cluster the best-ranked row stays; a
+generated row below it is set aside as ``duplicate`` (the same sentence,
+``corpus.dedup.sentence_key``) or ``near_duplicate`` (MinHash Jaccard at least
+``threshold`` over ``corpus.dedup.loose_key``), with ``detail`` naming the origin of the
+row it repeats. Punctuation and case count for the same sentence (a question and a
+statement are two sentences); rows equal up to case and punctuation are near-duplicates.
+In-domain rows, learner rows (a learner's sentence and its correction are a near-duplicate
+pair by design) and rows of a published release are never set aside here: minimal pairs
+are the point of an acceptability corpus, extraction already removed exact repeats, and a
+published row keeps its id and split. Rows that stay in one cluster share a ``group``, so
+the split keeps them together.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import pyarrow as pa
 
 from rucola.corpus.dedup import exact_roots, loosen, near_roots, sentence_key
 from rucola.corpus.filters.base import FilterRule, Verdict
-from rucola.corpus.schema import IN_DOMAIN, OUT_OF_DOMAIN
+from rucola.corpus.schema import IN_DOMAIN, LEARNER, OUT_OF_DOMAIN
 
 
 @dataclass
@@ -68,10 +70,11 @@ def find_duplicates(
     ref_sentences = [] if reference is None else reference["sentence"].tolist()
     ref_origins = [] if reference is None else [str(o) for o in reference["origin"].tolist()]
     sentences = ref_sentences + frame["sentence"].tolist()
-    # Protected rows are never set aside here: the reference, in-domain rows (minimal pairs
-    # are the point; extraction removes their exact repeats) and every row of a published
-    # release (it keeps its id and split; removing one is a correction made upstream).
-    protected = (frame["domain"] == IN_DOMAIN).to_numpy()
+    # Protected rows are never set aside here: the reference, in-domain and learner rows
+    # (minimal pairs are the point; extraction removes their exact repeats) and every row
+    # of a published release (it keeps its id and split; removing one is a correction
+    # made upstream).
+    protected = frame["domain"].isin([IN_DOMAIN, LEARNER]).to_numpy()
     if "published" in frame:
         protected = protected | frame["published"].to_numpy(dtype=bool)
     in_domain = np.concatenate([np.ones(len(ref_sentences), bool), protected])

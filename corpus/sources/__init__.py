@@ -1,12 +1,15 @@
-"""Readers for in-domain sources: one module per format, one record type for all.
+"""Readers for judged sources: one module per format, one record type for all.
 
 A reader only turns a file into ``RawExample`` records with their origin; deciding labels,
 expanding alternations and de-duplicating happen in ``corpus.extract`` for every format alike.
+M2 learner corpora (``corpus.sources.m2``) carry edits, not judgments: ``corpus.learner``
+turns their sentences into labelled minimal pairs, and ``corpus.extract`` calls it for the
+files this module types ``m2``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +19,8 @@ from rucola.errors import RucolaError
 
 __all__ = ["SOURCE_TYPES", "RawExample", "read_source", "source_files", "source_type"]
 
-SOURCE_TYPES = ("sheet", "list", "rucola_csv")
-_BY_EXTENSION = {".tsv": "sheet", ".csv": "sheet", ".txt": "list"}
+SOURCE_TYPES = ("sheet", "list", "rucola_csv", "m2")
+_BY_EXTENSION = {".tsv": "sheet", ".csv": "sheet", ".txt": "list", ".m2": "m2"}
 
 
 def source_type(path: Path, declared: str | None) -> str:
@@ -51,26 +54,49 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
         return [path]
     if declared in (None, "rucola_csv") and rucola_csv.is_published_layout(path):
         return [path]
+    # a folder declared m2 is read for its .m2 files only (not a paper's tables beside
+    # them), one declared sheet or list for its judgment files; undeclared, for all
+    wanted = {
+        "m2": {".m2"},
+        None: set(_BY_EXTENSION),
+    }.get(declared, set(_BY_EXTENSION) - {".m2"})
     files = [
         p
         for p in sorted(path.rglob("*"))
         if p.is_file()
         and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        and p.suffix.lower() in _BY_EXTENSION
+        and p.suffix.lower() in wanted
         and p.stem.lower() != "readme"
     ]
     if not files:
-        raise RucolaError("no .tsv, .csv or .txt files in this folder", path)
+        *others, last = sorted(wanted)
+        kinds = f"{', '.join(others)} or {last}" if others else last
+        raise RucolaError(f"no {kinds} files in this folder", path)
     return files
 
 
+M2Reader = Callable[[Path], Iterable[RawExample]]
+
+
 def read_source(
-    path: Path, declared_type: str | None, options: dict[str, Any], encoding: str
+    path: Path,
+    declared_type: str | None,
+    options: dict[str, Any],
+    encoding: str,
+    m2_reader: M2Reader | None = None,
 ) -> Iterator[RawExample]:
+    """The examples of one file (or published release folder). ``m2_reader`` turns an M2
+    file into examples (``corpus.learner``, given by the caller: the minimal pairs depend
+    on the run's ``extract.m2`` params, and this package imports no stage logic)."""
     if path.is_dir():  # a published release folder (see source_files)
         yield from rucola_csv.read_published_release(path, options, encoding)
         return
     kind = source_type(path, declared_type)
+    if kind == "m2":
+        if m2_reader is None:
+            raise ValueError("an M2 source needs an m2_reader (corpus.learner)")
+        yield from m2_reader(path)
+        return
     reader = {
         "sheet": sheets.read_sheet,
         "list": lists.read_list,

@@ -27,3 +27,7 @@ class RawExample:
     # names the category of the section's unacceptable examples: an acceptable example
     # under it is no contradiction. An error type given on the row itself is one.
     error_type_from_section: bool = False
+    # Set when the reader already knows the example cannot be kept (an M2 sentence whose
+    # annotators disagree): extract sets it aside with this reason, counted like any other.
+    set_aside: str | None = None
+    set_aside_detail: str | None = None

@@ -91,6 +91,25 @@ def test_generated_repeats_are_set_aside_and_in_domain_pairs_grouped():
     assert groups[0] == "o1" and groups[5] == groups[6] == "g3"
 
 
+def test_learner_pairs_are_kept_and_grouped_within_their_domain():
+    """A learner's sentence and its correction are near-duplicates by design: both stay;
+    a generated copy of either is set aside; an in-domain row alike joins no learner group
+    (each domain is split on its own)."""
+    frame = _frame(
+        [
+            (BASE + ".", "learner", 1, "p1"),
+            (BASE.replace("уехали", "уехал") + ".", "learner", 0, "p1"),
+            (BASE.replace("поезде", "автобусе") + ".", "learner", 1, "p2"),
+            (BASE.replace("поезде", "самолёте") + ".", "out_of_domain", 1, "o1"),
+            (BASE.replace("поезде", "машине") + ".", "in_domain", 1, "g1"),
+        ]
+    )
+    found = find_duplicates(frame, SETTINGS)
+    assert found.reason.tolist() == [None, None, None, "near_duplicate", None]
+    groups = found.group.tolist()
+    assert groups[:3] == ["p1", "p1", "p1"] and groups[4] == "g1"
+
+
 def test_published_rows_are_never_set_aside():
     frame = _frame(
         [

@@ -19,7 +19,7 @@ from datasets import ClassLabel, Features, load_dataset  # noqa: E402
 
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import file_sha256  # noqa: E402
-from rucola.release.build import build_release  # noqa: E402
+from rucola.release.build import build_release, release  # noqa: E402
 from rucola.release.card import size_category  # noqa: E402
 
 PARAMS = {
@@ -413,3 +413,65 @@ def test_card_yaml_and_tables(tmp_path):
 )
 def test_size_category(n, category):
     assert size_category(n) == category
+
+
+def learner_rows(pairs: int = 10) -> pd.DataFrame:
+    """``pairs`` minimal pairs of the learner domain: a learner's sentence (unacceptable)
+    and its correction, one group each; 8 in 10 pairs train, then validation, then test."""
+    rows = []
+    for i in range(pairs):
+        split = ["train"] * 8 + ["validation", "test"]
+        for label, word in [(0, "пошёл"), (1, "пошли")]:
+            rows.append(
+                {
+                    "sentence": f"Вчера мы {word} в парк номер {i}.",
+                    "label": label,
+                    "error_type": None if label else "Morphology",
+                    "domain": "learner",
+                    "detailed_source": "SchoolEssays",
+                    "split": split[i % 10],
+                    "mark": "",
+                    "group": f"pair{i}",
+                    "origin": f"essays.m2:{3 * i + 1}",
+                    "n_tokens": 6,
+                    "high_freq_share": 1.0,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_learner_rows_get_their_own_config_and_stay_out_of_the_csv_layout(tmp_path, hf_cache):
+    data = tmp_path / "data"
+    frame = split_frame().drop(columns="id")
+    frame = pd.concat([frame, learner_rows()], ignore_index=True)
+    # ids per split and (outside test) per domain, as the split stage gives them
+    scope = frame["domain"].where(frame["split"] != "test", "")
+    frame["id"] = frame.groupby(["split", scope]).cumcount().astype("int64")
+    write_input(data, frame)
+    report = release(
+        data / "split.parquet",
+        data / "validation.json",
+        PARAMS | {"split": {"ratios": PARAMS["split"]["ratios"] | {"learner": [0.8, 0.1, 0.1]}}},
+        data / "release/rucola",
+        data / "release/private",
+        compat_dir=data / "release/rucola_csv",
+    )
+    counts = report["configs"]
+    assert report["compat"]["test.csv"] == 8 + 6
+    folder = data / "release/rucola"
+    assert counts["learner"] == {"train": 16, "validation": 2}
+    assert counts["default"]["test"] == 8 + 6 + 2  # learner test rows are hidden with the rest
+    ds = load_dataset(str(folder), "learner", cache_dir=str(hf_cache))
+    assert {s: ds[s].num_rows for s in ds} == {"train": 16, "validation": 2}
+    assert set(ds["train"]["domain"]) == {"learner"}
+    assert sorted(ds["validation"]["label"]) == [0, 1]  # the pair stays whole
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert "**Learner** sentences" in card and "(all domains, the default)" in card
+    assert "| SchoolEssays | learner | 18 | 50.0% |" in card  # per source: train + validation
+    assert "no learner sentences" not in card
+    # the published CSV layout holds RuCoLA's two domains only, test included
+    compat = data / "release/rucola_csv"
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(compat.glob("*.csv")))
+    assert "Вчера мы" not in text
+    test_csv = pd.read_csv(compat / "test.csv")
+    assert len(test_csv) == 8 + 6

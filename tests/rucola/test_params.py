@@ -88,6 +88,20 @@ CASES = {
         "did you mean type",
     ),
     "number as text": (r"min_ipm: 1\.0", 'min_ipm: "four"', "filter.min_ipm", "four", "number"),
+    "m2 unknown_type outside its values": (
+        r"    unknown_type: error",
+        "    unknown_type: skip",
+        "extract.m2.unknown_type",
+        "unknown_type: skip",
+        "'error' or 'reject'",
+    ),
+    "learner ratios that do not add up": (
+        r"    learner: \[0\.8, 0\.1, 0\.1\]",
+        "    learner: [0.8, 0.1, 0.2]",
+        "split.ratios.learner",
+        "learner: [0.8, 0.1, 0.2]",
+        "add up to 1",
+    ),
     "seed as text": (
         r"  seed: 42\n  ratios:",
         '  seed: "abc"\n  ratios:',

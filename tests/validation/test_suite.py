@@ -413,7 +413,8 @@ def test_unknown_split_and_domain_fail(tmp_path):
     frame = renumber(frame)
     result, _ = run(tmp_path, frame)
     assert keys(failure(result, "split: train, validation, test").rows) == {("dev", 0)}
-    assert keys(failure(result, "domain: in_domain, out_of_domain").rows) == {locate(frame, 6)}
+    name = "domain: in_domain, out_of_domain, learner"
+    assert keys(failure(result, name).rows) == {locate(frame, 6)}
 
 
 def test_n_tokens_bounds_come_from_params(tmp_path):
