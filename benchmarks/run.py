@@ -239,19 +239,19 @@ def bench_annotation(tmp: Path) -> None:
 
 def _synthetic_m2(path: Path, sentences: int, seed: int = 0) -> None:
     """A learner corpus the size of the multi-reference benchmarks: sentences of 5-30
-    tokens from the sample's words, three annotators, each with 0-3 edits of GERA's types
-    (a third of them noop)."""
+    tokens from the sample's words, three annotators, each with 1-3 edits of GERA's types
+    or (one in ten) none."""
     import random
 
     rng = random.Random(seed)
     words = sorted(
         {
-            w.strip(".,!?«»()")
+            word.strip(".,!?«»()")
             for f in (ROOT / "data/sample/in_domain").glob("*.tsv")
             for line in f.read_text(encoding="utf-8").splitlines()[1:]
-            for w in line.split("\t")[0].split()
+            for word in line.split("\t")[0].split()
+            if word.strip(".,!?«»()").isalpha()
         }
-        - {""}
     )
     types = ["G:NOUN:CASE", "G:VERB:P/N/G", "G:PREP:WRONG", "L:OTHER", "S:ORTH", "PUNCT", "LACK"]
     blocks = []
@@ -260,7 +260,7 @@ def _synthetic_m2(path: Path, sentences: int, seed: int = 0) -> None:
         tokens = [rng.choice(words) for _ in range(n)] + ["."]
         lines = ["S " + " ".join(tokens)]
         for annotator in range(3):
-            if rng.random() < 1 / 3:
+            if rng.random() < 0.1:
                 lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
                 continue
             points = sorted(rng.sample(range(n), rng.randint(1, 3)))

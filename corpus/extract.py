@@ -1,4 +1,4 @@
-"""The extract stage: sources -> labelled, de-duplicated in-domain rows.
+"""The extract stage: sources -> labelled, de-duplicated in-domain (and learner) rows.
 
 Every example read ends up either in the output or in the set-aside file with a reason, and
 the report's counts add up (``read == kept + sum(set_aside)``; alternation variants count
@@ -15,7 +15,9 @@ example is unacceptable: ``!!`` is no judgment mark, so ``!!Мальчик чи�
 ``Morphology`` would otherwise become an acceptable row and lose its category without a
 word; a list's ``# error_type:`` directive names the category of its section's unacceptable
 examples and is no contradiction on an acceptable one), ``artefact:<kind>`` (with
-``extract.artefacts: reject``), ``duplicate`` and ``conflicting_labels``. A source file
+``extract.artefacts: reject``), ``duplicate`` and ``conflicting_labels``; from M2 learner
+corpora also ``annotators_disagree``, ``overlapping_edits`` and ``unknown_edit_type``
+(``corpus.learner``, which turns a sentence's edits into minimal pairs). A source file
 that yields no example at all (a header-only sheet, a list of comments) is an error.
 """
 
@@ -393,6 +395,8 @@ def extract(
             set_aside.column("detail").to_pylist(),
         )
         labelled = frame["label"] != schema.UNLABELLED
+        # M2 learner corpora: sentences read, pairs made, edits per category
+        learner = {"learner": pairs.report()} if pairs.counts["sentences"] else {}
         summary = run.finish(
             frame,
             schema.BASE_SCHEMA,
@@ -409,8 +413,7 @@ def extract(
                 "fixes": collector.homoglyph_fixes,
             },
             artefacts={"rows": len(collector.artefacts), "found": collector.artefacts},
-            # M2 learner corpora: sentences read, pairs made, edits per category
-            **({"learner": pairs.report()} if pairs.report()["sentences"] else {}),
+            **learner,
             normalised={
                 "rows": len(collector.normalised),
                 "examples": collector.normalised[:100],

@@ -39,6 +39,7 @@ LATIN_TO_CYRILLIC = str.maketrans(
     }
 )
 _TWINS = set("aceopxyABCEHKMOPTXYëË")
+_ANY_TWIN = re.compile(f"[{''.join(sorted(_TWINS))}]")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
@@ -59,6 +60,8 @@ def _lone_twin(word: str, start: int) -> bool:
 def fix_homoglyphs(text: str) -> tuple[str, list[tuple[str, str]]]:
     """The repaired text and the (before, after) pairs of the words that changed."""
     changes: list[tuple[str, str]] = []
+    if not _ANY_TWIN.search(text):  # only a word holding a Latin twin can change
+        return text, changes
     words = _WORD.findall(text)
     cyrillic = sum(_is_cyrillic(ch) for ch in text)
     latin_total = sum(_is_latin(ch) for ch in text)

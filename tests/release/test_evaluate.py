@@ -182,3 +182,19 @@ def test_published_dev_as_gold(shared_data, tmp_path):
         "Semantics",
         "Syntax",
     }
+
+
+def test_learner_rows_are_scored_as_a_domain_of_their_own(tmp_path):
+    gold = tmp_path / "gold.parquet"
+    pd.DataFrame(
+        {
+            "id": [0, 1, 2, 3],
+            "label": [1, 0, 1, 0],
+            "error_type": [None, "Syntax", None, "Morphology"],
+            "domain": ["in_domain", "in_domain", "learner", "learner"],
+        }
+    ).to_parquet(gold)
+    pred = predictions(tmp_path, "id,acceptable\n0,1\n1,0\n2,1\n3,1\n")
+    result = evaluate(pred, gold, None)
+    assert result["in_domain"]["accuracy"] == 1.0
+    assert result["learner"] == {"n": 2, "accuracy": 0.5, "mcc": 0.0}
