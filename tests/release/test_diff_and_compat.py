@@ -196,3 +196,28 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
     markdown = to_markdown(result, "v1.1.0")
     assert "homoglyphs: Вcё->Всё" in markdown and "artefact:judgment_mark" in markdown
     assert "Morphology -> " not in markdown and "in_domain" not in markdown
+
+
+def test_a_corrected_learner_row_is_exactly_that_row_in_the_diff(tmp_path):
+    """Learner rows have ids of their own domain in train and validation: the in-domain row
+    with the same id is untouched, and the learner row's correction is the one change."""
+    learner = [
+        ("Мы пошли в парк.", 1, None, "train", "Essays", "learner"),
+        ("Мы пошёл в парк.", 0, "Morphology", "train", "Essays", "learner"),
+    ]
+    old = split_frame([*OLD, *learner])
+    old["id"] = old.groupby(["split", "domain"]).cumcount()
+    new = old.copy()
+    new.loc[new["sentence"] == "Мы пошёл в парк.", "error_type"] = "Syntax"
+    old.to_parquet(tmp_path / "old.parquet")
+    new.to_parquet(tmp_path / "new.parquet")
+    result = release_diff(tmp_path / "old.parquet", tmp_path / "new.parquet")
+    assert result["recategorised"]["rows"] == 1
+    (row,) = result["recategorised"]["list"]
+    assert (row["domain"], row["sentence"], row["before"]) == (
+        "learner",
+        "Мы пошёл в парк.",
+        "Morphology",
+    )
+    for kind in ("added", "removed", "relabelled", "moved"):
+        assert result[kind]["rows"] == 0, kind
