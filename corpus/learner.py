@@ -111,9 +111,8 @@ def overlap(edits: Sequence[Edit]) -> tuple[Edit, Edit] | None:
 
 @dataclass
 class _Row:
-    """One text with one label, and who gave it."""
+    """One text with one label: who gave it, and the grammatical edits it differs in."""
 
-    label: int
     annotators: list[str] = field(default_factory=list)
     categories: Counter[str] = field(default_factory=Counter)
     edit_types: set[str] = field(default_factory=set)
@@ -164,13 +163,40 @@ class MinimalPairs:
                 rows.append((detokenize(apply_edits(tokens, others)), schema.UNACCEPTABLE, [edit]))
         return rows
 
+    def _rows(self, sentence: M2Sentence) -> tuple[dict[tuple[str, int], _Row], list[str]]:
+        """Every annotator's rows merged by (text, label), and the details of the
+        annotators whose edits overlap (their rows are left out)."""
+        rows: dict[tuple[str, int], _Row] = {}
+        overlapping: list[str] = []
+        for annotator, given in (sentence.edits or {"": ()}).items():  # no A line: correct
+            edits = _distinct(given)
+            self.counts["annotations"] += bool(sentence.edits)
+            self.counts["unchanged"] += not edits
+            for edit in edits:
+                self.edit_types[edit.type] += 1
+                self.categories[self.types.classify(edit.type) or ""] += 1
+            clash = overlap(edits)
+            if clash:
+                overlapping.append(f"annotator {annotator}: lines {clash[0].line}, {clash[1].line}")
+                continue
+            made = self._annotator_rows(sentence.tokens, edits)
+            self.counts["ignored_only"] += bool(edits) and len(made) == 1
+            for text, label, lacking in made:
+                row = rows.setdefault((text, label), _Row())
+                if annotator not in row.annotators:
+                    row.annotators.append(annotator)
+                row.edit_types.update(e.type for e in lacking)
+                if label == schema.UNACCEPTABLE:
+                    row.categories.update(self.types.classify(e.type) for e in lacking)
+        return rows, overlapping
+
     def examples(self, sentence: M2Sentence, source: str) -> list[RawExample]:
         """The rows (and the set-aside records) of one sentence, in a fixed order."""
         self.counts["sentences"] += 1
 
         def example(text: str, **fields: Any) -> RawExample:
             return RawExample(
-                origin=sentence.origin,
+                origin=sentence.origin,  # one origin: one split group for the pair
                 raw=sentence.raw,
                 text=text,
                 mark="",  # no judgment mark to look for: the label is given
@@ -186,54 +212,30 @@ class MinimalPairs:
         if unknown:
             kinds = ", ".join(sorted({e.type for e in unknown}))
             return [example(original, set_aside=UNKNOWN_EDIT_TYPE, set_aside_detail=kinds)]
-        annotations = sentence.edits or {"": ()}  # no A line: the sentence is correct
-        rows: dict[tuple[str, int], _Row] = {}
-        set_aside: list[RawExample] = []
-        for annotator, edits in annotations.items():
-            edits = _distinct(edits)
-            self.counts["annotations"] += bool(sentence.edits)
-            for edit in edits:
-                self.edit_types[edit.type] += 1
-                self.categories[self.types.classify(edit.type) or ""] += 1
-            clash = overlap(edits)
-            if clash:
-                detail = f"annotator {annotator}: lines {clash[0].line} and {clash[1].line}"
-                set_aside.append(
-                    example(original, set_aside=OVERLAPPING_EDITS, set_aside_detail=detail)
-                )
-                continue
-            if not edits:
-                self.counts["unchanged"] += 1
-            made = self._annotator_rows(sentence.tokens, edits)
-            if edits and len(made) == 1:
-                self.counts["ignored_only"] += 1
-            for text, label, lacking in made:
-                row = rows.setdefault((text, label), _Row(label))
-                if annotator not in row.annotators:
-                    row.annotators.append(annotator)
-                row.edit_types.update(e.type for e in lacking)
-                if label == schema.UNACCEPTABLE:
-                    row.categories.update(self.types.classify(e.type) for e in lacking)
-        labels: dict[str, set[int]] = {}
-        for text, label in rows:
-            labels.setdefault(text, set()).add(label)
+        rows, overlapping = self._rows(sentence)
+        labels = Counter(text for text, _ in rows)
         out: list[RawExample] = []
         for (text, label), row in rows.items():
-            provenance = {
-                "annotators": [a for a in row.annotators if a],
-                "edit_types": sorted(row.edit_types),
-            }
-            if len(labels[text]) > 1:
+            if labels[text] > 1:  # accepted by one annotator, corrected by another
                 who = "accepted" if label == schema.ACCEPTABLE else "corrected"
                 detail = f"{who} by annotator(s) {', '.join(row.annotators)}"
                 out.append(example(text, set_aside=ANNOTATORS_DISAGREE, set_aside_detail=detail))
                 continue
-            error_type = self._category(row.categories) if label == schema.UNACCEPTABLE else None
+            error_type = None
             if label == schema.UNACCEPTABLE:
+                error_type = self._category(row.categories)
                 self.counts["pairs"] += 1
-                self.error_types[error_type or ""] += 1
+                self.error_types[error_type] += 1
+            provenance = {
+                "annotators": [a for a in row.annotators if a],
+                "edit_types": sorted(row.edit_types),
+            }
             out.append(example(text, error_type=error_type, label=label, provenance=provenance))
-        return out + set_aside
+        out += [
+            example(original, set_aside=OVERLAPPING_EDITS, set_aside_detail=detail)
+            for detail in overlapping
+        ]
+        return out
 
     def _category(self, categories: Counter[str]) -> str:
         """The most frequent category; a tie goes to the earlier of ``error_types``."""

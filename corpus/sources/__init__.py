@@ -54,12 +54,14 @@ def source_files(path: Path, declared: str | None = None) -> list[Path]:
         return [path]
     if declared in (None, "rucola_csv") and rucola_csv.is_published_layout(path):
         return [path]
-    # a folder declared m2 is read for its .m2 files only (not a paper's tables beside
-    # them), one declared sheet or list for its judgment files; undeclared, for all
-    wanted = {
-        "m2": {".m2"},
-        None: set(_BY_EXTENSION),
-    }.get(declared, set(_BY_EXTENSION) - {".m2"})
+    # A folder declared m2 is read for its .m2 files only (not a paper's tables beside
+    # them), one declared sheet or list for its judgment files, an undeclared one for all.
+    if declared == "m2":
+        wanted = {".m2"}
+    elif declared is None:
+        wanted = set(_BY_EXTENSION)
+    else:
+        wanted = set(_BY_EXTENSION) - {".m2"}
     files = [
         p
         for p in sorted(path.rglob("*"))
