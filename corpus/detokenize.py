@@ -11,18 +11,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 # No space before these (closing punctuation) and none after those (opening).
-_ATTACH_LEFT = frozenset(",.!?:;…)]}»“%") | {"...", "?!", "!?", "!!!", "!!", "??"}
+_ATTACH_LEFT = frozenset(",.!?:;…)]}»”%") | {"...", "?!", "!?", "!!!", "!!", "??"}
 _ATTACH_RIGHT = frozenset("([{«„")
 _QUOTE = '"'
+_ELLIPSES = frozenset({"...", "…"})
+# ``“`` closes a German-style ``„`` (the Russian inner quotes, „так“) and otherwise opens an
+# English-style “quote”.
+_LOW_QUOTE, _HIGH_QUOTE = "„", "“"
 _HYPHEN = "-"
 # A hyphen token inside a word: ``X - то`` is ``X-то``, ``по - моему`` is ``по-моему``. A
-# hyphen between other words is a dash (``проблема - умение``) and keeps its spaces.
+# hyphen between other words is a dash (``проблема - умение``) and keeps its spaces, so only
+# these particles (after the hyphen) and prefixes (before it) join; the dashes ``—``, ``–``
+# and ``‒`` are never joined.
 _SUFFIXES = frozenset({"то", "либо", "нибудь", "ка", "таки", "де"})
-_PREFIXES = frozenset({"кое", "кой", "по", "во", "в", "из", "полу"})
+_PREFIXES = frozenset({"кое", "кой", "по", "во", "в", "из", "полу", "вице", "экс"})
+# ``Ростов - на - Дону``: a lower-case link between two capitalised words of one place name.
+_INFIXES = frozenset({"на"})
+_ROMAN = frozenset("IVXLCDM")
 
 
 def _word(token: str) -> bool:
     return any(ch.isalnum() for ch in token)
+
+
+def _number(token: str) -> bool:
+    return token.isdigit() or (bool(token) and set(token) <= _ROMAN)
 
 
 def _joins(left: str, right: str) -> bool:
@@ -31,7 +44,38 @@ def _joins(left: str, right: str) -> bool:
         return False
     if right.lower() in _SUFFIXES or left.lower() in _PREFIXES:
         return True
-    return left.isdigit() and right.isalpha() and len(right) <= 3  # 1960 - е, 5 - й
+    # An ordinal's ending: ``1960 - е``, ``5 - й``, ``XIX - го``.
+    return _number(left) and right.isalpha() and right.islower() and len(right) <= 3
+
+
+def _capital(token: str) -> bool:
+    return token[:1].isupper() and token.isalpha()
+
+
+def _place_name(tokens: Sequence[str], i: int) -> bool:
+    """Whether the hyphen at ``i`` is one of the two in ``Ростов - на - Дону``."""
+    after = tokens[i + 1 : i + 4]
+    if len(after) == 3 and after[0] in _INFIXES and after[1] == _HYPHEN:
+        return _capital(tokens[i - 1]) and _capital(after[2])
+    before = tokens[max(0, i - 3) : i]
+    if len(before) == 3 and before[2] in _INFIXES and before[1] == _HYPHEN:
+        return _capital(before[0]) and _capital(tokens[i + 1])
+    return False
+
+
+def _closes(tokens: Sequence[str], i: int, open_quote: bool) -> bool:
+    """Whether the straight quote at ``i`` closes one. Quotes alternate, except that one
+    before closing punctuation (not an ellipsis: ``" ... и вот "`` opens with one) or at the
+    end closes, and one at the start or after ``:`` or an opening bracket opens: a learner's
+    text often lacks a quote, and alternation alone would then turn every later pair inside
+    out (``непринуждённее ".``)."""
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    before = tokens[i - 1] if i else None
+    if after is None or (after in _ATTACH_LEFT and after not in _ELLIPSES):
+        return True
+    if before is None or before == ":" or before in _ATTACH_RIGHT:
+        return False
+    return open_quote
 
 
 def detokenize(tokens: Sequence[str]) -> str:
@@ -39,21 +83,28 @@ def detokenize(tokens: Sequence[str]) -> str:
     out: list[str] = []
     glue = True  # no space before the next token (start of text, after an opening mark)
     open_quote = False
+    open_low = False  # a „ waits for its “
     for i, token in enumerate(tokens):
+        if token == _HIGH_QUOTE:
+            out.append(token if glue or open_low else " " + token)
+            glue = not open_low
+            open_low = False
+            continue
+        open_low = open_low or token == _LOW_QUOTE
         if token == _QUOTE:
-            if open_quote:  # a closing quote: attached to what it closes
+            closes = _closes(tokens, i, open_quote)
+            if closes:  # attached to what it closes
                 out.append(token)
                 glue = False
             else:
                 out.append(token if glue else " " + token)
                 glue = True
-            open_quote = not open_quote
+            open_quote = not closes
             continue
         if (
             token == _HYPHEN
             and 0 < i < len(tokens) - 1
-            and out
-            and _joins(tokens[i - 1], tokens[i + 1])
+            and (_joins(tokens[i - 1], tokens[i + 1]) or _place_name(tokens, i))
         ):
             out.append(token)
             glue = True

@@ -6,10 +6,12 @@ punctuation, letter case, style: ``extract.m2.ignore``) is **unacceptable**. The
 exactly in the grammatical edits, and the unacceptable row's ``error_type`` is the category
 most of those edits map to (``extract.m2.categories``; ties go to the earlier category of
 ``extract.error_types``, and are counted). A sentence without a grammatical edit gives one
-acceptable row. Rows of several annotators that are the same text with the same label are
-one row; a text that one annotator accepts and another corrects grammatically (typically:
-one left the sentence unchanged) is set aside as ``annotators_disagree``, never labelled by
-guess. Reasons a sentence's rows are set aside here (and counted by ``corpus.extract``):
+acceptable row, and so does one whose grammatical edits leave the printed text unchanged
+(a token corrected to itself): such a pair would be one text with both labels. Rows of
+several annotators that are the same text with the same label are one row; a text that one
+annotator accepts and another corrects grammatically (typically: one left the sentence
+unchanged) is set aside as ``annotators_disagree``, never labelled by guess. Reasons a
+sentence's rows are set aside here (and counted by ``corpus.extract``):
 ``annotators_disagree``, ``overlapping_edits`` (two edits of one annotator cover the same
 tokens, so no order of applying them is right) and ``unknown_edit_type`` (with
 ``extract.m2.unknown_type: reject``).
@@ -25,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rucola.corpus import schema
 from rucola.corpus.detokenize import detokenize
@@ -38,6 +40,20 @@ ANNOTATORS_DISAGREE = "annotators_disagree"
 OVERLAPPING_EDITS = "overlapping_edits"
 UNKNOWN_EDIT_TYPE = "unknown_edit_type"
 _WILDCARDS = frozenset("*?[]")
+# The report's counts. Per annotator's correction: ``unchanged`` (noop, or no A line),
+# ``ignored_only`` (edited, but no grammatical edit), ``grammar_unseen`` (grammatical edits
+# that leave the printed text as it was: one acceptable row). Per kept unacceptable row, once
+# after merging: ``pairs``, of which ``single_edit_pairs`` exist only as one error alone.
+_REPORTED = (
+    "sentences",
+    "annotations",
+    "unchanged",
+    "ignored_only",
+    "grammar_unseen",
+    "pairs",
+    "single_edit_pairs",
+    "error_type_ties",
+)
 
 
 def _literal(pattern: str) -> int:
@@ -109,6 +125,15 @@ def overlap(edits: Sequence[Edit]) -> tuple[Edit, Edit] | None:
     return None
 
 
+class _Made(NamedTuple):
+    """A row one annotator's correction gives, before the annotators' rows are merged."""
+
+    text: str
+    label: int
+    lacking: list[Edit]  # the grammatical edits the text lacks (or, acceptable: has applied)
+    single: bool = False  # made by ``single_edit_pairs``: one error alone
+
+
 @dataclass
 class _Row:
     """One text with one label: who gave it, and the grammatical edits it differs in."""
@@ -116,6 +141,7 @@ class _Row:
     annotators: list[str] = field(default_factory=list)
     categories: Counter[str] = field(default_factory=Counter)
     edit_types: set[str] = field(default_factory=set)
+    single: bool = True  # only ever made as a single-edit row (counted apart in the report)
 
 
 class MinimalPairs:
@@ -146,21 +172,27 @@ class MinimalPairs:
             )
         return unknown
 
-    def _annotator_rows(
-        self, tokens: Sequence[str], edits: Sequence[Edit]
-    ) -> list[tuple[str, int, list[Edit]]]:
-        """(text, label, grammatical edits it lacks) for one annotator's correction."""
+    def _annotator_rows(self, tokens: Sequence[str], edits: Sequence[Edit]) -> list[_Made]:
+        """The rows of one annotator's correction. A grammatical edit that leaves the printed
+        text as it was (it rewrites a token as itself, or only moves spaces) makes no
+        unacceptable row: the 'pair' would be one text with both labels."""
         grammatical = [e for e in edits if self.types.classify(e.type) != IGNORED]
         ignored = [e for e in edits if self.types.classify(e.type) == IGNORED]
-        rows = [(detokenize(apply_edits(tokens, edits)), schema.ACCEPTABLE, grammatical)]
-        if grammatical:
-            rows.append(
-                (detokenize(apply_edits(tokens, ignored)), schema.UNACCEPTABLE, grammatical)
-            )
+        corrected = detokenize(apply_edits(tokens, edits))
+        rows = [_Made(corrected, schema.ACCEPTABLE, grammatical)]
+        if not grammatical:
+            self.counts["ignored_only"] += bool(edits)
+            return rows
+        wrong = detokenize(apply_edits(tokens, ignored))
+        if wrong == corrected:
+            self.counts["grammar_unseen"] += 1
+            return rows
+        rows.append(_Made(wrong, schema.UNACCEPTABLE, grammatical))
         if self.single_edit_pairs and len(grammatical) > 1:
             for edit in grammatical:  # that error alone: every other edit applied
-                others = [e for e in edits if e is not edit]
-                rows.append((detokenize(apply_edits(tokens, others)), schema.UNACCEPTABLE, [edit]))
+                alone = detokenize(apply_edits(tokens, [e for e in edits if e is not edit]))
+                if alone != corrected:
+                    rows.append(_Made(alone, schema.UNACCEPTABLE, [edit], single=True))
         return rows
 
     def _rows(self, sentence: M2Sentence) -> tuple[dict[tuple[str, int], _Row], list[str]]:
@@ -179,15 +211,14 @@ class MinimalPairs:
             if clash:
                 overlapping.append(f"annotator {annotator}: lines {clash[0].line}, {clash[1].line}")
                 continue
-            made = self._annotator_rows(sentence.tokens, edits)
-            self.counts["ignored_only"] += bool(edits) and len(made) == 1
-            for text, label, lacking in made:
-                row = rows.setdefault((text, label), _Row())
+            for made in self._annotator_rows(sentence.tokens, edits):
+                row = rows.setdefault((made.text, made.label), _Row())
                 if annotator not in row.annotators:
                     row.annotators.append(annotator)
-                row.edit_types.update(e.type for e in lacking)
-                if label == schema.UNACCEPTABLE:
-                    row.categories.update(self.types.classify(e.type) for e in lacking)
+                row.edit_types.update(e.type for e in made.lacking)
+                row.single = row.single and made.single
+                if made.label == schema.UNACCEPTABLE:
+                    row.categories.update(self.types.classify(e.type) for e in made.lacking)
         return rows, overlapping
 
     def examples(self, sentence: M2Sentence, source: str) -> list[RawExample]:
@@ -225,6 +256,7 @@ class MinimalPairs:
             if label == schema.UNACCEPTABLE:
                 error_type = self._category(row.categories)
                 self.counts["pairs"] += 1
+                self.counts["single_edit_pairs"] += row.single
                 self.error_types[error_type] += 1
             provenance = {
                 "annotators": [a for a in row.annotators if a],
@@ -246,10 +278,8 @@ class MinimalPairs:
 
     def report(self) -> dict[str, Any]:
         """What the extract report says of the learner corpora read in this run."""
-        keys = ("sentences", "annotations", "unchanged", "ignored_only", "pairs", "error_type_ties")
         return {
-            **{k: self.counts[k] for k in keys},
-            "single_edit_pairs": self.single_edit_pairs,
+            **{k: self.counts[k] for k in _REPORTED},
             "error_types": dict(sorted(self.error_types.items())),
             "edits_by_category": dict(sorted(self.categories.items())),
             "edits_by_type": dict(sorted(self.edit_types.items())),

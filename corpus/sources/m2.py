@@ -12,6 +12,7 @@ one would otherwise yield fluent-looking pairs that differ in the wrong words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ NOOP = "noop"
 EMPTY = "-NONE-"  # a correction written as -NONE- is no tokens (older M2 writers)
 _FIELDS = 6
 _FORMAT = "A start end|||type|||correction|||required|||comment|||annotator"
+# ASCII digits only: ``str.isdigit`` accepts "²" and a stripped "--1", which ``int`` refuses.
+_SPAN = re.compile(r"(-?[0-9]+) +(-?[0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -64,10 +67,10 @@ def _edit(path: Path, number: int, text: str, tokens: int) -> tuple[Edit, bool]:
             hint=f"the format is {_FORMAT}",
         )
     span, kind, correction, _required, _comment, annotator = (f.strip() for f in fields)
-    parts = span.split()
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+    match = _SPAN.fullmatch(span)
+    if match is None:
         raise RucolaError(f"the span '{span}' is not two whole numbers", path, number)
-    start, end = int(parts[0]), int(parts[1])
+    start, end = int(match[1]), int(match[2])
     if not annotator:
         raise RucolaError("no annotator id in the last field", path, number)
     if not kind:
@@ -79,6 +82,8 @@ def _edit(path: Path, number: int, text: str, tokens: int) -> tuple[Edit, bool]:
             path,
             number,
         )
+    if not noop and start > end:
+        raise RucolaError(f"span {start}-{end} ends before it starts", path, number)
     if not noop and not 0 <= start <= end <= tokens:
         raise RucolaError(
             f"span {start}-{end} outside the sentence ({tokens} tokens)", path, number

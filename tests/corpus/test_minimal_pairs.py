@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rucola.corpus.learner import EditTypes, MinimalPairs, apply_edits, read_pairs
-from rucola.corpus.sources.m2 import read_m2
+from rucola.corpus.learner import EditTypes, MinimalPairs, apply_edits, overlap, read_pairs
+from rucola.corpus.sources.m2 import Edit, read_m2
 from rucola.errors import RucolaError
 from rucola.settings import ExtractM2
 
@@ -168,12 +168,85 @@ def test_single_edit_pairs_isolate_each_error(tmp_path):
         + edit("1 2", "G:VERB:P/N/G", "решили")
         + edit("3 4", "G:PREP:WRONG", "")
     )
-    out = rows(tmp_path, text, pairs(single_edit_pairs=True))
+    maker = pairs(single_edit_pairs=True)
+    out = rows(tmp_path, text, maker)
     assert out == [
         ("Ребята решили помочь пожилым соседям.", 1, None, None),
         ("Ребята решил помочь в пожилым соседям.", 0, "Morphology", None),
         ("Ребята решил помочь пожилым соседям.", 0, "Morphology", None),
         ("Ребята решили помочь в пожилым соседям.", 0, "Syntax", None),
+    ]
+    assert maker.report()["pairs"] == 3 and maker.report()["single_edit_pairs"] == 2
+
+
+def test_a_grammatical_edit_that_changes_nothing_makes_no_pair(tmp_path):
+    """A token 'corrected' to itself: acceptable and unacceptable would be one text."""
+    text = S + edit("3 4", "G:VERB:P/N/G", "помогают") + edit("7 8", "PUNCT", "!")
+    maker = pairs(single_edit_pairs=True)
+    assert rows(tmp_path, text, maker) == [(WRONG[:-1] + "!", 1, None, None)]
+    assert maker.report()["grammar_unseen"] == 1 and maker.report()["pairs"] == 0
+
+
+def test_the_report(tmp_path):
+    text = (
+        S
+        + edit("3 4", "G:VERB:P/N/G", "помогает", 0)
+        + edit("7 8", "PUNCT", "!", 0)
+        + "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\n"
+        + "S Всё хорошо .\n"
+    )
+    maker = pairs()
+    assert [r[3] for r in rows(tmp_path, text, maker)] == [None, None, None, None]
+    assert maker.report() == {
+        "sentences": 2,
+        "annotations": 2,  # annotator corrections; a block without A lines has none
+        "unchanged": 2,
+        "ignored_only": 0,
+        "grammar_unseen": 0,
+        "pairs": 1,
+        "single_edit_pairs": 0,
+        "error_type_ties": 0,
+        "error_types": {"Morphology": 1},
+        "edits_by_category": {"Morphology": 1, "ignored": 1},
+        "edits_by_type": {"G:VERB:P/N/G": 1, "PUNCT": 1},
+    }
+
+
+def _edit(start: int, end: int, *words: str, line: int = 0) -> Edit:
+    return Edit(start, end, "G:X", words, "0", line)
+
+
+def test_insertions_come_before_a_replacement_and_in_file_order():
+    tokens = ["a", "b", "c"]
+    edits = [_edit(1, 2, "B"), _edit(1, 1, "x"), _edit(1, 1, "y"), _edit(2, 2, "z")]
+    assert apply_edits(tokens, edits) == ["a", "x", "y", "B", "z", "c"]
+    assert overlap(edits) is None
+    assert apply_edits(tokens, [_edit(0, 3)]) == []  # a deletion of everything
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [[(0, 2), (1, 3)], [(0, 3), (1, 1)], [(1, 2), (1, 2, "other")], [(0, 3), (1, 2)]],
+)
+def test_edits_that_share_a_token_overlap(spans):
+    edits = [_edit(s[0], s[1], *s[2:], line=i) for i, s in enumerate(spans)]
+    assert overlap(edits) is not None
+
+
+def test_a_line_written_twice_counts_once_and_an_inserted_point_overlaps(tmp_path):
+    text = (
+        S
+        + edit("7 7", "LACK", "сегодня")
+        + edit("7 7", "LACK", "сегодня")  # the same edit twice: inserted once
+        + "\n"
+        + S
+        + edit("2 5", "L:CONSTR", "помогает мне")
+        + edit("3 3", "LACK", "всегда")  # inside the replaced span
+    )
+    assert rows(tmp_path, text) == [
+        ("Мой друг всегда помогают мне с уроками сегодня.", 1, None, None),
+        (WRONG, 0, "Syntax", None),
+        (WRONG, None, None, "overlapping_edits"),
     ]
 
 
@@ -216,7 +289,10 @@ def test_bad_mappings_are_params_errors(categories, ignore, words):
 
 
 def _random_case(rng: random.Random) -> tuple[list[str], dict[str, tuple[list[tuple], list[str]]]]:
-    """Tokens, and per annotator non-overlapping edits with the correction built alongside."""
+    """Tokens, and per annotator non-overlapping edits with the correction built alongside:
+    at each point, perhaps insertions (one or two, kept in file order), then perhaps a
+    deletion or replacement of the next tokens, so that insertions meet replacements at
+    both ends."""
     tokens = [
         rng.choice(["а", "бы", "вон", "где", "дом", ",", "."]) + str(i)
         for i in range(rng.randint(1, 12))
@@ -225,15 +301,16 @@ def _random_case(rng: random.Random) -> tuple[list[str], dict[str, tuple[list[tu
     for annotator in map(str, range(rng.randint(1, 3))):
         edits, corrected, position = [], [], 0
         while position <= len(tokens):
-            if rng.random() < 0.3:  # an edit here: insertion, deletion or replacement
-                end = min(len(tokens), position + rng.choice([0, 0, 1, 2]))
+            for _ in range(rng.choice([0, 0, 0, 0, 1, 1, 2])):  # insertions here
+                new = [f"i{rng.randint(0, 99)}" for _ in range(rng.randint(1, 2))]
+                edits.append((position, position, new))
+                corrected += new
+            if position < len(tokens) and rng.random() < 0.3:  # deletion or replacement
+                end = min(len(tokens), position + rng.randint(1, 3))
                 new = [f"x{rng.randint(0, 99)}" for _ in range(rng.choice([0, 1, 2]))]
-                if end == position and not new:
-                    new = ["ins"]
                 edits.append((position, end, new))
                 corrected += new
-                corrected += tokens[end : end + 1]
-                position = end + 1
+                position = end
             else:
                 corrected += tokens[position : position + 1]
                 position += 1
@@ -241,15 +318,26 @@ def _random_case(rng: random.Random) -> tuple[list[str], dict[str, tuple[list[tu
     return tokens, annotators
 
 
+def _file_order(rng: random.Random, edits: list[tuple]) -> list[tuple]:
+    """``edits`` shuffled, except that insertions at one point keep their order (that order
+    is what the file says)."""
+    shuffled = rng.sample(edits, len(edits))
+    insertions = {}
+    for start, end, new in edits:
+        if start == end:
+            insertions.setdefault(start, []).append((start, end, new))
+    return [insertions[e[0]].pop(0) if e[0] == e[1] else e for e in shuffled]
+
+
 def test_applying_an_annotators_edits_reproduces_their_correction(tmp_path):
     rng = random.Random(20261123)
-    for case in range(300):
+    for case in range(400):
         tokens, annotators = _random_case(rng)
         lines = ["S " + " ".join(tokens)]
         for annotator, (edits, _) in annotators.items():
             if not edits:
                 lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
-            for start, end, new in rng.sample(edits, len(edits)):  # any order in the file
+            for start, end, new in _file_order(rng, edits):  # any order in the file
                 lines.append(
                     f"A {start} {end}|||G:X|||{' '.join(new)}|||REQUIRED|||-NONE-|||{annotator}"
                 )
@@ -258,5 +346,7 @@ def test_applying_an_annotators_edits_reproduces_their_correction(tmp_path):
         (sentence,) = read_m2(path, "utf-8")
         assert sentence.tokens == tuple(tokens)
         for annotator, (_, corrected) in annotators.items():
-            applied = apply_edits(sentence.tokens, sentence.edits.get(annotator, ()))
+            given = sentence.edits.get(annotator, ())
+            assert overlap(given) is None, (case, annotator, lines)
+            applied = apply_edits(sentence.tokens, given)
             assert applied == corrected, (case, annotator, lines)
