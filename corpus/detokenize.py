@@ -85,31 +85,23 @@ def detokenize(tokens: Sequence[str]) -> str:
     open_quote = False
     open_low = False  # a „ waits for its “
     for i, token in enumerate(tokens):
+        # whether the token attaches to what precedes it, and the next one to it
         if token == _HIGH_QUOTE:
-            out.append(token if glue or open_low else " " + token)
-            glue = not open_low
+            attach, glue_next = glue or open_low, not open_low
             open_low = False
-            continue
-        open_low = open_low or token == _LOW_QUOTE
-        if token == _QUOTE:
+        elif token == _QUOTE:
             closes = _closes(tokens, i, open_quote)
-            if closes:  # attached to what it closes
-                out.append(token)
-                glue = False
-            else:
-                out.append(token if glue else " " + token)
-                glue = True
+            attach, glue_next = (True, False) if closes else (glue, True)
             open_quote = not closes
-            continue
-        if (
+        elif (
             token == _HYPHEN
             and 0 < i < len(tokens) - 1
             and (_joins(tokens[i - 1], tokens[i + 1]) or _place_name(tokens, i))
         ):
-            out.append(token)
-            glue = True
-            continue
-        attach = glue or token in _ATTACH_LEFT
+            attach, glue_next = True, True
+        else:
+            attach, glue_next = glue or token in _ATTACH_LEFT, token in _ATTACH_RIGHT
+            open_low = open_low or token == _LOW_QUOTE
         out.append(token if attach else " " + token)
-        glue = token in _ATTACH_RIGHT
+        glue = glue_next
     return "".join(out)
