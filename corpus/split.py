@@ -28,6 +28,7 @@ from rucola.stage import StageRun, read_frame
 
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
 REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
+TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
 
 
 def _ratios(params: dict[str, Any], domain: str) -> list[float]:
@@ -230,7 +231,7 @@ def _assign_ids(frame: pd.DataFrame, seed: int) -> pd.Series:
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
     """The stage: every row read is kept (``read == kept``), with a split and an id."""
     with StageRun("split", report=params["report"], out=params["out"]) as run:
-        frame = read_frame(params["input"], "input", hint="run 'rucola filter' first")
+        frame = read_frame(params["input"], hint="run 'rucola filter' first", types=TYPES)
         run.count_read(len(frame))
         frame, extra = _split(frame, params)
         return run.finish(frame, **extra)

@@ -21,9 +21,11 @@ from rucola.errors import RucolaError
 
 NAME_RULE = (
     "letters, digits, '_', '-' and '.', at most 100 characters, not starting with '.' "
-    "(no '/', no spaces)"
+    "or '-' (no '/', no spaces)"
 )
-_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}")
+# Not starting with '-': a generator's name is an argument of the command DVC runs
+# (`rucola generate NAME`), and `--help` there would be read as an option.
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 # Folders that belong to git and DVC: no output of ours ever goes there.
 _PROTECTED = (".git", ".dvc")
 

@@ -118,12 +118,39 @@ def _read(path: Path) -> str:
         raise RucolaError("not valid UTF-8 (save the params file as UTF-8)", path, line) from None
 
 
+class _AliasFound(Exception):
+    def __init__(self, anchor: str, line: int) -> None:
+        super().__init__(anchor)
+        self.anchor, self.line = anchor, line
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """A YAML loader that refuses aliases (``*name``, ``<<: *name``) as it meets them.
+
+    An alias repeats a node without copying it, so nine nested aliases of nine items (the
+    "billion laughs") make a 20-line file hold 9**9 values, and checking them took minutes
+    before the error came. Params never need one: each key is written out once."""
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _AliasFound(str(event.anchor), event.start_mark.line + 1)
+        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+
+
 def _parse(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
     """The YAML node tree (for line numbers) and the data it holds."""
-    loader = yaml.SafeLoader(text)
+    loader = _NoAliasLoader(text)
     try:
         root = loader.get_single_node()
         return root, None if root is None else loader.construct_document(root)
+    except _AliasFound as exc:
+        raise RucolaError(
+            f"the YAML alias *{exc.anchor}: params files may not use anchors and aliases",
+            path,
+            exc.line,
+            hint="write the value out where it is needed",
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

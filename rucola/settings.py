@@ -208,8 +208,20 @@ Inputs = Annotated[
     list[Input], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Kind("list of paths")
 ]
 Text = Annotated[str, Field(min_length=1)]
-Count = Annotated[int, Field(ge=1)]
-Seed = Annotated[int, Field(ge=0)]
+# Every seed, whichever library it reaches: numpy's legacy RandomState (datasketch's MinHash
+# permutations) takes 0 to 2**32 - 1, the narrowest of numpy, random and torch.
+SEED_MAX = 2**32 - 1
+Seed = Annotated[int, Field(ge=0, le=SEED_MAX)]
+
+
+def _count(most: int, least: int = 1) -> Any:
+    """A whole number from ``least`` to ``most``. Every size, batch and count key has an
+    upper bound, generous but safe: on Linux a params value that exhausts memory ends in the
+    OOM killer, which no error handler sees, so such a value must fail validation instead."""
+    return Annotated[int, Field(ge=least, le=most)]
+
+
+Length = _count(100_000, least=0)  # razdel tokens of one sentence
 
 
 def _key(default: Any, doc: str, **kw: Any) -> Any:
@@ -315,9 +327,9 @@ class Extract(Section):
 
 class Ray(Section):
     address: str | None = _key(None, "null: start a local Ray; `auto` or `ray://host:10001`")
-    actors: Count = _key(1, "generation actors")
-    gpus_per_actor: NonNegative = _key(0, "GPUs per actor (0: CPU)")
-    batch_size: Count = _key(256, "inputs per actor call")
+    actors: _count(1024) = _key(1, "generation actors")
+    gpus_per_actor: _number(ge=0, le=64) = _key(0, "GPUs per actor (0: CPU)")
+    batch_size: _count(100_000) = _key(256, "inputs per actor call")
 
 
 class Merge(Section):
@@ -331,7 +343,7 @@ class Merge(Section):
 class GenerationSource(Section):
     path: Input = _key(..., "the source corpus (a pair: either side)")
     format: SourceFormat | None = _key(None, "null: by extension")
-    n: Count | None = _key(None, "seeded sample size; null: every sentence")
+    n: _count(100_000_000) | None = _key(None, "seeded sample size; null: every sentence")
     lang: Text = _key("ru", "the language of a `text` source")
     columns: dict[str, Text] = _key(
         lambda: {"en": "en", "ru": "ru"}, "language → column of a parallel TSV"
@@ -342,13 +354,13 @@ class GenerationSource(Section):
 
 class Decoding(Section):
     strategy: Strategy = _key("beam", "how outputs are chosen")
-    num_beams: Count = _key(4, "beams (beam search)")
+    num_beams: _count(64) = _key(4, "beams (beam search)")
     top_p: Fraction = _key(0.9, "nucleus (sampling)")
-    top_k: Annotated[int, Field(ge=0)] = _key(0, "top-k (sampling); 0: off")
+    top_k: _count(1_000_000, least=0) = _key(0, "top-k (sampling); 0: off")
     temperature: Positive = _key(1.0, "sampling temperature")
-    num_return_sequences: Count = _key(1, "outputs per input")
-    max_new_tokens: Count = _key(64, "longest output")
-    min_new_tokens: Annotated[int, Field(ge=0)] = _key(0, "shortest output")
+    num_return_sequences: _count(64) = _key(1, "outputs per input")
+    max_new_tokens: _count(4096) = _key(64, "longest output")
+    min_new_tokens: _count(4096, least=0) = _key(0, "shortest output")
 
 
 class Generator(Section):
@@ -364,19 +376,19 @@ class Generator(Section):
     decoding: Decoding = _key(Decoding, "decoding settings")
     device: Device = _key("auto", "where the model runs")
     dtype: Dtype = _key("auto", "weights' precision (`int8*`: CTranslate2 only)")
-    max_batch_tokens: Count = _key(8192, "tokens per batch (inputs x width)")
+    max_batch_tokens: _count(1_048_576) = _key(8192, "tokens per batch (inputs x width)")
     prefix: str = _key("", "text-to-text paraphrasers: prepended to the input")
     prompt_share: Share = _key(0.5, "causal LMs: share of the source's words given as prompt")
     seed: Seed | None = _key(None, "null: `generate.seed`")
     rules: list[PerturbationRule] | None = _key(None, "`perturbation`: rules; null: all")
-    per_sentence: Count = _key(2, "`perturbation`: candidates per sentence")
+    per_sentence: _count(100) = _key(2, "`perturbation`: candidates per sentence")
 
 
 class Generate(Section):
     seed: Seed = _key(42, "sampling of sources and outputs")
     engine: Literal["local", "ray"] = _key("local", "one process, or a Ray actor pool")
     ray: Ray = _key(Ray, "the Ray actor pool")
-    shard_size: Count = _key(2000, "inputs per resumable shard")
+    shard_size: _count(1_000_000) = _key(2000, "inputs per resumable shard")
     out_dir: Output = _key("data/interim/candidates", "`<generator>.parquet` per generator")
     report_dir: Output = _key("reports/generate", "`<generator>.json` per generator")
     rejected_dir: Output = _key(
@@ -405,15 +417,15 @@ class Simulate(Section):
     truth: Input | None = _key(None, "sentences with known labels to simulate on")
     out_dir: Output | None = _key(None, "simulated answers; null: none written")
     report: Output = _key("reports/annotation_simulation.json", "scores per method")
-    overlap: Count = _key(3, "answers per task at first")
-    max_overlap: Count = _key(5, "answers per task at most")
+    overlap: _count(100) = _key(3, "answers per task at first")
+    max_overlap: _count(100) = _key(5, "answers per task at most")
     confidence: Share = _key(0.75, "agreement that stops asking")
-    workers: Count = _key(60, "stage 1 workers")
+    workers: _count(100_000) = _key(60, "stage 1 workers")
     accuracy: Accuracy = _key(lambda: [0.75, 0.95], "stage 1 honest workers' accuracy")
     spammer_share: Share = _key(0.2, "stage 1 share of random answers")
     not_sure_rate: Share = _key(0.02, "share of `not_sure` answers")
     expired_rate: Share = _key(0.02, "share of expired assignments")
-    stage2_workers: Count = _key(20, "stage 2 workers")
+    stage2_workers: _count(100_000) = _key(20, "stage 2 workers")
     stage2_accuracy: Accuracy = _key(lambda: [0.8, 0.95], "stage 2 accuracy")
     stage2_spammer_share: Share = _key(0.05, "stage 2 share of random answers")
     methods: list[AggregationMethod] = _key(
@@ -441,8 +453,10 @@ class Annotate(Section):
         max_length=1,
     )
     export_dir: Output = _key("data/interim/annotation_tasks", "task pools")
-    page_size: Count = _key(5, "tasks per page")
-    controls_per_page: Annotated[int, Field(ge=0)] = _key(1, "control tasks per page")
+    page_size: _count(1000) = _key(5, "tasks per page")
+    controls_per_page: _count(999, least=0) = _key(
+        1, "control tasks per page (fewer than `page_size`)"
+    )
     seed: Seed = _key(42, "page shuffling")
     stage1: Inputs = _key(
         lambda: ["data/sample/annotations/stage1"], "stage 1 answers (files or folders)"
@@ -455,7 +469,7 @@ class Annotate(Section):
     )
     output_field: Text = _key("violation", "the stage 1 answer column")
     method: AggregationMethod = _key("majority", "aggregation (crowd-kit)")
-    min_votes: Count = _key(3, "fewer usable votes, or a tie: pending, never guessed")
+    min_votes: _count(1000) = _key(3, "fewer usable votes, or a tie: pending, never guessed")
     min_control_accuracy: Share = _key(0.5, "workers at or below are dropped")
     min_page_seconds: NonNegative | None = _key(30, "faster pages are dropped; null: off")
     out: Output = _key("data/interim/annotated.parquet", "labels per task")
@@ -479,7 +493,7 @@ class Measure(Section):
     input: Input = _key("data/interim/combined.parquet", "rows to measure")
     out: Output = _key("data/interim/measured.parquet", "rows with token counts and ipm")
     report: Output = _key("reports/measure.json", "rows read and kept, frequency source")
-    batch_rows: Count = _key(10000, "rows per streamed batch (bounds memory)")
+    batch_rows: _count(1_000_000) = _key(10000, "rows per streamed batch (bounds memory)")
 
 
 class Frequency(Section):
@@ -490,8 +504,8 @@ class Frequency(Section):
 class NearDuplicates(Section):
     enabled: bool = _key(True, "false: exact duplicates only")
     threshold: Fraction = _key(0.7, "Jaccard of character shingles")
-    shingle: Count = _key(5, "characters per shingle")
-    num_perm: Count = _key(64, "MinHash permutations")
+    shingle: _count(64) = _key(5, "characters per shingle")
+    num_perm: _count(1024) = _key(64, "MinHash permutations")
     seed: Seed = _key(42, "MinHash seed")
 
 
@@ -502,8 +516,8 @@ class Filter(Section):
     report: Output = _key("reports/filter.json", "counts by reason")
     plot: Output = _key("reports/plots/token_lengths.csv", "token length histogram data")
     plot_png: Output = _key("reports/plots/token_lengths.png", "token length histogram")
-    min_tokens: Annotated[int, Field(ge=0)] | None = _key(4, "razdel tokens; null: off")
-    max_tokens: Annotated[int, Field(ge=0)] | None = _key(30, "razdel tokens; null: off")
+    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
+    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
     min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
     min_high_freq_share: Share | None = _key(
         0.6, "kept when the share of high-frequency words is greater; null: off"
@@ -511,7 +525,9 @@ class Filter(Section):
     frequency: Frequency = _key(Frequency, "the frequency list")
     near_duplicates: NearDuplicates = _key(NearDuplicates, "MinHash LSH near-duplicates")
     reference: Inputs | None = _key(None, "parquet files whose rows rank first")
-    workers: Count | None = _key(None, "processes for `rucola measure`; null: all cores")
+    workers: _count(256) | None = _key(
+        None, "processes for `rucola measure`; null: all cores"
+    )
 
 
 class Screen(Section):
@@ -861,6 +877,35 @@ def generator_problems(
     return problems
 
 
+def m2_problems(extract: Extract) -> list[Problem]:
+    """``extract.m2.categories`` must map onto ``extract.error_types`` (compared as the M2
+    reader compares them: case and surrounding spaces aside), and no edit type may be both a
+    category and ignored. Checked here, on load, so the message names the params file given
+    and the line, not only when the first learner corpus is read."""
+    where = ("extract", "m2")
+    problems = []
+    known = {t.strip().lower() for t in extract.error_types}
+    for pattern, category in extract.m2.categories.items():
+        if category.strip().lower() not in known:
+            problems.append(
+                Problem.at(
+                    (*where, "categories", pattern),
+                    f"maps to {category!r}, which is not in extract.error_types",
+                    hint=f"use one of {', '.join(extract.error_types)}",
+                )
+            )
+    for i, pattern in enumerate(extract.m2.ignore):
+        if pattern in extract.m2.categories:
+            problems.append(
+                Problem.at(
+                    (*where, "ignore", i),
+                    f"{pattern!r} is also in extract.m2.categories",
+                    hint="an edit type is either a grammatical category or ignored",
+                )
+            )
+    return problems
+
+
 def cross_problems(params: Params) -> list[Problem]:
     """Checks between keys of an otherwise valid params file."""
     problems: list[Problem] = []
@@ -881,6 +926,17 @@ def cross_problems(params: Params) -> list[Problem]:
                 hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]",
             )
         )
+    annotate = params.annotate
+    if annotate.controls_per_page >= annotate.page_size:
+        problems.append(
+            Problem.at(
+                ("annotate", "controls_per_page"),
+                f"{annotate.controls_per_page} leaves no room for tasks on a page of "
+                f"annotate.page_size {annotate.page_size}",
+                hint="controls_per_page must be less than page_size",
+            )
+        )
+    problems += m2_problems(params.extract)
     simulate = params.annotate.simulate
     if simulate.overlap > simulate.max_overlap:
         problems.append(
@@ -948,11 +1004,15 @@ def _describe(tp: Any, metadata: list[Any], plural: bool = False) -> str:
         text = {bool: "true or false", int: "integer", str: "text"}.get(tp, str(tp))
         if plural and tp is int:
             text = "integers"
+    # annotated_types' Ge, Le and MaxLen, the constraints Field(ge=, le=, max_length=) makes
+    low = next((m.ge for m in metadata if type(m).__name__ == "Ge"), None)
+    high = next((m.le for m in metadata if type(m).__name__ == "Le"), None)
+    if low is not None and high is not None:
+        text += f" {low} to {high}"
+    elif low is not None:
+        text += f" ≥ {low}"
     for m in metadata:
-        # annotated_types' Ge and MaxLen, the constraints Field(ge=..., max_length=...) makes
-        if type(m).__name__ == "Ge":
-            text += f" ≥ {m.ge}"
-        elif type(m).__name__ == "MaxLen" and origin is list:
+        if type(m).__name__ == "MaxLen" and origin is list:
             text += f" (at most {m.max_length})"
     return text + (" or null" if nullable else "")
 

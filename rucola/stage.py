@@ -49,16 +49,67 @@ STANDARD_COLUMNS = ["stage", "reason", "detail", "origin"]
 STAGED = "rucola-staged"
 
 
+def _kind(tp: pa.DataType) -> str:
+    """An Arrow type as the family a stage relies on: ``integer``, ``number``, ``text``,
+    ``true or false``, ``list of ...``; widths do not matter (int32 is an integer)."""
+    if pa.types.is_dictionary(tp):
+        return _kind(tp.value_type)
+    if pa.types.is_integer(tp):
+        return "integer"
+    if pa.types.is_floating(tp):
+        return "number"
+    if pa.types.is_string(tp) or pa.types.is_large_string(tp):
+        return "text"
+    if pa.types.is_boolean(tp):
+        return "true or false"
+    if pa.types.is_list(tp) or pa.types.is_large_list(tp) or pa.types.is_fixed_size_list(tp):
+        return f"list of {_kind(tp.value_type)}"
+    return str(tp)
+
+
+def _fits(actual: pa.DataType, expected: pa.DataType) -> bool:
+    """Whether a column of type ``actual`` can stand where ``expected`` is read: the same
+    family (an integer where a number goes, a column of nulls anywhere)."""
+    if pa.types.is_null(actual):
+        return True
+    if pa.types.is_dictionary(actual):
+        return _fits(actual.value_type, expected)
+    want, got = _kind(expected), _kind(actual)
+    if want.startswith("list of ") and got.startswith("list of "):
+        return _fits(actual.value_type, expected.value_type)
+    return got == want or (want == "number" and got == "integer")
+
+
+def check_types(schema: pa.Schema, types: pa.Schema, path: str | Path, what: str) -> None:
+    """Every column of ``types`` that ``schema`` holds has a type of the same family, or one
+    line naming the file, the column, its type and the one expected: a label stored as text
+    would otherwise end in a TypeError deep inside the stage. Absent columns are the
+    caller's (``columns``) to require."""
+    for field in types:
+        if field.name not in schema.names:
+            continue
+        actual = schema.field(field.name).type
+        if not _fits(actual, field.type):
+            raise RucolaError(
+                f"{what} column {field.name!r} holds {_kind(actual)} ({actual}), "
+                f"not {_kind(field.type)} ({field.type})",
+                path,
+                hint="rebuild the file with the stage that writes it",
+            )
+
+
 def read_table(
     path: str | Path,
     what: str = "input",
     columns: Sequence[str] | None = None,
     hint: str | None = None,
+    types: pa.Schema | None = None,
 ) -> pa.Table:
-    """A parquet input, or one line naming the file: missing, truncated, not parquet, or
-    lacking a column the stage needs. ``hint`` is for a missing file or column (e.g. which
-    stage writes it); an unreadable file gets its own."""
-    source = open_parquet(path, what, columns, hint)
+    """A parquet input, or one line naming the file: missing, truncated, not parquet,
+    lacking a column the stage needs, or holding one of ``types``' columns with a type of
+    another family. ``hint`` is for a missing file or column (e.g. which stage writes
+    it); an unreadable file gets its own."""
+    source = open_parquet(path, what, columns, hint, types)
     with reading(path, what):
         return source.read(columns=list(columns) if columns is not None else None)
 
@@ -68,6 +119,7 @@ def open_parquet(
     what: str = "input",
     columns: Sequence[str] | None = None,
     hint: str | None = None,
+    types: pa.Schema | None = None,
 ) -> pq.ParquetFile:
     """A parquet input to stream in batches, checked as :func:`read_table` checks it; wrap
     the reading in :func:`reading` so a corrupt page half-way is one line too."""
@@ -80,6 +132,8 @@ def open_parquet(
         missing = [c for c in columns if c not in source.schema_arrow.names]
         if missing:
             raise RucolaError(f"{what} has no column {missing[0]!r}", file, hint=hint)
+    if types is not None:
+        check_types(source.schema_arrow, types, file, what)
     return source
 
 
@@ -102,9 +156,10 @@ def read_frame(
     what: str = "input",
     columns: Sequence[str] | None = None,
     hint: str | None = None,
+    types: pa.Schema | None = None,
 ) -> pd.DataFrame:
     """:func:`read_table` as a pandas frame."""
-    return read_table(path, what, columns, hint).to_pandas()
+    return read_table(path, what, columns, hint, types).to_pandas()
 
 
 def summary_line(report: dict[str, Any]) -> str:

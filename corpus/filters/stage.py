@@ -45,6 +45,21 @@ def build_rules(params: dict[str, Any]) -> list[FilterRule]:
     return rules
 
 
+# The columns filter and screen compute with, as ``read_table`` checks them: a count or
+# label stored as text is one line naming the file and column, not a TypeError mid-rule.
+INPUT_TYPES = pa.schema(
+    [
+        schema.BASE_SCHEMA.field("sentence"),
+        schema.BASE_SCHEMA.field("label"),
+        schema.BASE_SCHEMA.field("origin"),
+        *schema.MEASURE_FIELDS,
+    ]
+)
+REFERENCE_TYPES = pa.schema(
+    [schema.BASE_SCHEMA.field("sentence"), schema.BASE_SCHEMA.field("origin")]
+)
+
+
 def _column(table: pa.Table, name: str, default: Any) -> pa.ChunkedArray | pa.Array:
     if name in table.column_names:
         return table.column(name)
@@ -56,7 +71,7 @@ def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
         return None
     frames = []
     for path in paths:
-        table = read_table(path, "reference file")
+        table = read_table(path, "reference file", types=REFERENCE_TYPES)
         if "sentence" not in table.column_names:
             raise RucolaError("no 'sentence' column in the reference file", path)
         frame = pd.DataFrame({"sentence": table.column("sentence").to_pylist()})
@@ -69,7 +84,7 @@ def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
 
 def _measured(input_path: str | Path, min_ipm: float) -> pa.Table:
     """The measured rows with ``word_ipm`` turned into ``high_freq_share``."""
-    table = read_table(input_path, "input", hint="run 'rucola measure' first")
+    table = read_table(input_path, "input", hint="run 'rucola measure' first", types=INPUT_TYPES)
     for column in ("n_tokens", "word_ipm"):
         if column not in table.column_names:
             raise RucolaError(f"no '{column}' attribute; run 'rucola measure' first", input_path)

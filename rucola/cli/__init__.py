@@ -3,8 +3,10 @@
 The command line sits on top of the package and nothing imports it: each module here
 holds one group of commands and imports its stage inside the command function, so
 starting ``rucola`` loads no stage code and each command loads only its own. Known
-problems (``RucolaError``) become one line on stderr and exit 1; ``--debug`` shows the
-traceback instead. Usage errors exit 2 (Typer's default).
+problems (``RucolaError``, an ``OSError`` such as a full disk, a ``MemoryError``) become
+one line on stderr and exit 1, for every command, because the root group is
+``BoundaryGroup`` (``rucola.cli.common``); ``--debug`` shows the traceback instead. Usage
+errors exit 2 (Typer's default).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import Annotated
 import typer
 
 from rucola.cli import annotate, corpus, generation, release, track
-from rucola.cli.common import state
+from rucola.cli.common import BoundaryGroup, state
 
 app = typer.Typer(
+    cls=BoundaryGroup,  # every command's errors pass through its one boundary
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     help="Build, check and release corpora of acceptability judgments.",

@@ -17,7 +17,6 @@ from rucola.cli.common import (
     ParamsOption,
     RejectedOption,
     ReportOption,
-    handles_errors,
     one_of,
     out,
     override,
@@ -85,7 +84,6 @@ def _beside(report: Path, suffix: str) -> str:
 
 
 @annotate_app.command("export")
-@handles_errors
 def export(
     stage: Annotated[int, typer.Option("--stage", min=1, max=2, help="1 or 2")] = 1,
     out_dir: Annotated[
@@ -133,7 +131,6 @@ def export(
 
 
 @annotate_app.command("merge")
-@handles_errors
 def merge(
     stage1: StageFiles = None,
     stage2: Stage2Files = None,
@@ -227,7 +224,6 @@ def _columns(given: dict[str, Any], pairs: list[str]) -> dict[str, Any]:
 
 
 @annotate_app.command("simulate")
-@handles_errors
 def simulate(
     truth: Annotated[
         Path | None,
@@ -318,7 +314,6 @@ def _fmt(value: float | None) -> str:
 
 
 @annotate_app.command("corpus")
-@handles_errors
 def corpus(
     input_path: Annotated[
         Path | None,

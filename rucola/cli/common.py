@@ -1,4 +1,13 @@
-"""What every command shares: one-line errors, the consoles, the options pattern.
+"""What every command shares: one error boundary, the consoles, the options pattern.
+
+Every command runs inside :class:`BoundaryGroup`, the class of the root ``rucola`` group:
+a click group invokes its subcommands (and their subgroups') from its own ``invoke``, so
+one ``try`` there sees every command's errors, and a new command cannot forget them. The
+boundary (:func:`error_boundary`) turns the problems a user can cause into one line on
+stderr and exit 1: a ``RucolaError``; an ``OSError`` (disk full, read-only file system,
+permission, a file that vanished), naming its path; a ``MemoryError``, naming the params
+sizes to lower. Anything else is a bug and keeps its traceback; ``--debug`` lets
+everything through.
 
 Every stage command takes ``--params FILE`` and, where its stage has them, ``--input``,
 ``--out``, ``--rejected`` and ``--report``, each replacing the params key of the same name
@@ -10,16 +19,20 @@ and the modules a command runs are exactly those its function imports (the closu
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, get_args
+from typing import Annotated, Any, NoReturn, TypeVar, get_args
 
+import click
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from rucola.errors import RucolaError
 
@@ -50,20 +63,77 @@ ReportOption = Annotated[
 ]
 
 
+# What to do about an OSError, by errno: the failing disk or mount, not the data.
+_OS_HINTS = {
+    errno.ENOSPC: "the disk is full: free space or choose an output path on another disk",
+    errno.EDQUOT: "the disk quota is exhausted: free space or choose another output path",
+    errno.EROFS: "a read-only file system: choose an output path on a writable one",
+    errno.EACCES: "check the file's permissions, or choose another path",
+    errno.EPERM: "check the file's permissions, or choose another path",
+}
+# The params keys that size what a stage holds in memory at once.
+MEMORY_KEYS = (
+    "measure.batch_rows, generate.shard_size, generate.generators.<name>.max_batch_tokens, "
+    "filter.near_duplicates.num_perm"
+)
+
+
+def _fail(text: str) -> NoReturn:
+    """``text`` as the one ``error:`` line on stderr, then exit 1."""
+    # escaped: a message quotes user input, and '[' would read as Rich markup
+    err.print(f"[bold red]error:[/] {escape(text)}", soft_wrap=True)
+    raise typer.Exit(1)
+
+
+def os_error_line(exc: OSError) -> str:
+    """An OSError as one line: the path (both, for a rename), what went wrong, a hint."""
+    reason = exc.strerror or type(exc).__name__
+    paths = [str(os.fsdecode(p)) for p in (exc.filename, exc.filename2) if p is not None]
+    text = f"{' -> '.join(paths)}: {reason}" if paths else reason
+    hint = _OS_HINTS.get(exc.errno) if exc.errno is not None else None
+    return f"{text} (hint: {hint})" if hint else text
+
+
+@contextmanager
+def error_boundary() -> Iterator[None]:
+    """The one place a command's errors become a line on stderr and exit 1 (see the module
+    docstring); with ``--debug`` the exception and its traceback go through instead."""
+    try:
+        yield
+    except (click.exceptions.Exit, click.ClickException, click.Abort):
+        raise  # usage errors (exit 2) and a command's own exit code: click's to report
+    except RucolaError as exc:
+        if state["debug"]:
+            raise
+        _fail(exc.format())
+    except MemoryError:
+        if state["debug"]:
+            raise
+        _fail(f"out of memory (hint: lower a size in params, such as {MEMORY_KEYS})")
+    except OSError as exc:
+        if state["debug"] or exc.errno == errno.EPIPE:  # a closed pipe: click's to handle
+            raise
+        _fail(os_error_line(exc))
+
+
+class BoundaryGroup(TyperGroup):
+    """The root ``rucola`` group: every command, in every subgroup, runs inside
+    :func:`error_boundary`, because a group invokes its subcommands from ``invoke``."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with error_boundary():
+            return super().invoke(ctx)
+
+
 def handles_errors(func: F) -> F:
-    """A known problem (``RucolaError``) becomes one line on stderr and exit 1; with
-    ``--debug`` the exception (and its traceback) goes through instead."""
+    """:func:`error_boundary` around one function. Commands need not use it (the root
+    group puts every command inside the boundary); it stays for code that calls a command
+    function directly, and nesting it changes nothing."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
+        with error_boundary():
             return func(*args, **kwargs)
-        except RucolaError as exc:
-            if state["debug"]:
-                raise
-            # escaped: a message quotes user input, and '[' would read as Rich markup
-            err.print(f"[bold red]error:[/] {escape(exc.format())}", soft_wrap=True)
-            raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -13,7 +13,6 @@ from rucola.cli.common import (
     ParamsOption,
     RejectedOption,
     ReportOption,
-    handles_errors,
     out,
     override,
     progress,
@@ -24,7 +23,6 @@ commands = typer.Typer()
 
 
 @commands.command()
-@handles_errors
 def extract(
     sources: Annotated[
         list[Path] | None,
@@ -48,7 +46,6 @@ def extract(
 
 
 @commands.command()
-@handles_errors
 def measure(
     input_path: Annotated[
         Path | None,
@@ -82,7 +79,6 @@ def measure(
 
 
 @commands.command(name="filter")
-@handles_errors
 def filter_(
     input_path: InputOption = None,
     out_path: OutOption = None,
@@ -106,7 +102,6 @@ def filter_(
 
 
 @commands.command()
-@handles_errors
 def screen(
     input_path: InputOption = None,
     out_path: OutOption = None,
@@ -132,7 +127,6 @@ def screen(
 
 
 @commands.command()
-@handles_errors
 def split(
     input_path: InputOption = None,
     out_path: OutOption = None,

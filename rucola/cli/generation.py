@@ -10,7 +10,6 @@ from rucola.cli.common import (
     OutOption,
     ParamsOption,
     ReportOption,
-    handles_errors,
     out,
     override,
     params_name,
@@ -22,7 +21,6 @@ commands = typer.Typer()
 
 
 @commands.command()
-@handles_errors
 def generate(
     name: Annotated[str, typer.Argument(help="generator name under generate.generators")],
     engine: Annotated[
@@ -52,7 +50,6 @@ def generate(
 
 
 @commands.command("merge-candidates")
-@handles_errors
 def merge_candidates(
     out_path: OutOption = None,
     report: ReportOption = None,

@@ -6,13 +6,12 @@ from typing import Annotated
 
 import typer
 
-from rucola.cli.common import ParamsOption, handles_errors, out, read_params
+from rucola.cli.common import ParamsOption, out, read_params
 
 commands = typer.Typer()
 
 
 @commands.command()
-@handles_errors
 def track(
     family: Annotated[
         str, typer.Argument(help="the params key naming the input, e.g. extract.sources")
@@ -32,7 +31,6 @@ def track(
 
 
 @commands.command("track-generator")
-@handles_errors
 def track_generator(
     name: Annotated[str, typer.Argument(help="generator name under generate.generators")],
     params_file: ParamsOption = None,
@@ -44,7 +42,6 @@ def track_generator(
 
 
 @commands.command("track-index")
-@handles_errors
 def track_index(params_file: ParamsOption = None) -> None:
     """Record which inputs params name per family; remove fingerprints no longer named."""
     from rucola.track import track_index as run
