@@ -8,9 +8,14 @@ We keep the ipm of every word's lemma rather than a share at one threshold, so e
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import re
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -103,6 +108,38 @@ def _measure_sentences(sentences: list[str]) -> tuple[np.ndarray, np.ndarray, np
     return counts, offsets, np.asarray(values, np.float32)
 
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker when the process that started it dies.
+
+    A parent killed with SIGKILL runs no clean-up, and a worker blocked on its task queue
+    would then live on, holding memory and a CPU's share, long after the run is gone. On
+    Linux the kernel delivers SIGKILL to the worker when its parent dies (``prctl``);
+    elsewhere a daemon thread polls the parent's pid. The parent may have died before this
+    ran, so it is checked once after arming.
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    """Exit as soon as this process is re-parented (its parent died)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
+
+
 def _read_batches(source: pq.ParquetFile, rows: int, path: str | Path) -> Iterator[pa.RecordBatch]:
     """The input's record batches; a corrupt page is one line naming the file."""
     batches = source.iter_batches(batch_size=rows)
@@ -123,7 +160,12 @@ def _batches(
             yield batch, _measure_sentences(batch.column("sentence").to_pylist())
         return
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         pending: deque = deque()
         for batch in batches:
             pending.append(

@@ -36,3 +36,29 @@ class RucolaError(Exception):
         if self.hint:
             text += f" (hint: {self.hint})"
         return text
+
+
+def check_header(names: list[str], path: str | Path, line: int = 1) -> list[str]:
+    """``names`` (a header row) with white space stripped, or an error naming the file and
+    the header line when two columns share a name, compared without case.
+
+    Every tabular reader (judgment sheets, published RuCoLA CSVs, Toloka exports, vote
+    tables, the golden set) calls this one check: with a repeated column, a dict of the row
+    keeps the last cell silently (a second ``mark`` column turned a ``*`` row acceptable).
+    """
+    stripped = [name.strip() for name in names]
+    seen: dict[str, str] = {}
+    repeated: list[str] = []
+    for name in stripped:
+        key = name.casefold()
+        if key in seen and seen[key] not in repeated:
+            repeated.append(seen[key])
+        seen.setdefault(key, name)
+    if repeated:
+        raise RucolaError(
+            f"duplicated column(s) {', '.join(repeated)} in the header",
+            path,
+            line,
+            hint="give each column one header cell: which one holds the data is ambiguous",
+        )
+    return stripped

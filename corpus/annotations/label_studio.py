@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from rucola.corpus.annotations import toloka as tl
 from rucola.corpus.annotations.votes import (
@@ -167,7 +169,7 @@ def _choices(
 ) -> list[Any]:
     expected = choices_name(stage, field)
     chosen: list[Any] = []
-    for region in annotation.get("result") or []:
+    for region in annotation.get("result", []):
         name = region.get("from_name") if isinstance(region, dict) else None
         if name != expected:
             raise _error(
@@ -203,6 +205,66 @@ def _lead_time(annotation: dict[str, Any], path: Path, task: str) -> float:
         return float(value)
     except (TypeError, ValueError):
         raise _error(path, task, f"lead_time {value!r} is not a number") from None
+
+
+class _Shape(BaseModel):
+    """Strict: ``"false"`` is no boolean and ``"oops"`` no list (a lax reading let a string
+    ``was_cancelled`` cancel a vote and a non-list ``annotations`` drop every vote unseen).
+    Unknown keys are allowed: Label Studio adds fields in every version."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+
+
+class _Annotation(_Shape):
+    result: list[dict[str, Any]] = []
+    was_cancelled: bool = False
+    ground_truth: bool = False
+
+
+class _Data(_Shape):
+    control: bool = False
+
+
+class _Task(_Shape):
+    """The shape of one exported task, in one place; what the values mean (our task id,
+    the choices, the worker, the lead time) is read by the functions below."""
+
+    data: _Data | None = None
+    annotations: list[_Annotation] = []
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A pydantic location as JSON-path text: ``annotations[0].was_cancelled``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    return text or "the task"
+
+
+def _expected(message: str) -> str:
+    """pydantic's ``Input should be a valid dictionary or instance of _Data`` in JSON's terms:
+    ``must be a JSON object``."""
+    message = re.sub(r" or instance of \w+", "", message)
+    message = re.sub(r"^Input should be (?:a valid )?", "must be a ", message)
+    return message.replace("dictionary", "JSON object")
+
+
+def _check_shape(ls_task: dict[str, Any], index: int, path: Path) -> None:
+    """Fail on a task whose JSON shape is not Label Studio's, naming the task: our id
+    (``data.id``) when it has one, else its position in the export (from 1)."""
+    try:
+        _Task.model_validate(ls_task)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        data = ls_task.get("data")
+        key = data.get("id") if isinstance(data, dict) else None
+        task = repr(str(key).strip()) if key is not None else f"#{index} (no data.id)"
+        raise RucolaError(
+            f"task {task}: {_where(error['loc'])} {_expected(error['msg'])}, "
+            f"not {json.dumps(error['input'], ensure_ascii=False)[:60]}",
+            path,
+            hint="export the project as JSON from Label Studio; do not edit the export by hand",
+        ) from None
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
@@ -257,7 +319,8 @@ def read_export(
     known = None if known_tasks is None else set(known_tasks)
     rows: list[dict[str, Any]] = []
     page_time: dict[tuple[str, str], float] = {}
-    for ls_task in _load(path):
+    for index, ls_task in enumerate(_load(path), start=1):
+        _check_shape(ls_task, index, path)
         data = ls_task.get("data")
         key = data.get("id") if isinstance(data, dict) else None
         if key is None or not str(key).strip():
@@ -267,7 +330,7 @@ def read_export(
                 hint="import the tasks rucola wrote (stage<N>_tasks.json)",
             )
         task = str(key).strip()
-        annotations = [a for a in ls_task.get("annotations") or [] if isinstance(a, dict)]
+        annotations = ls_task.get("annotations", [])
         golden = _golden(data, annotations, stage, field, path, task)
         # A control carries its own golden answer (and may have left the golden set since);
         # a sentence to label must be one of the candidates we exported.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, check_header
 from rucola.io import atomic_path
 
 LINE = "_line"  # the physical line where a record starts (header = line 1)
@@ -76,10 +76,7 @@ def read_table(path: str | Path, delimiter: str) -> pd.DataFrame:
     header: list[str] | None = None
     for line, record in records(path, delimiter):
         if header is None:
-            header = [name.strip() for name in record]
-            duplicated = sorted({n for n in header if header.count(n) > 1})
-            if duplicated:
-                raise RucolaError(f"duplicated column(s) {', '.join(duplicated)}", path, line)
+            header = check_header(record, path, line)
             continue
         if len(record) != len(header):
             raise RucolaError(

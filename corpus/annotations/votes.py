@@ -200,11 +200,29 @@ def _assemble(
     return votes[VOTE_COLUMNS]
 
 
+def _require_input_id(frame: pd.DataFrame, path: str | Path) -> str:
+    """``INPUT:id``, the sentence id our pool wrote, is the one key of a Toloka vote.
+
+    Toloka's own ``ASSIGNMENT:task_id`` is no substitute: it is new in every pool, so a
+    stage-2 vote keyed by it matches no sentence of stage 1 (137 votes of a real export were
+    dropped that way, silently)."""
+    if tl.INPUT_ID not in frame.columns:
+        present = ", ".join(c for c in frame.columns if c.startswith("INPUT:")) or "none"
+        raise RucolaError(
+            f"missing column {tl.INPUT_ID} (the sentence id every vote is keyed by)",
+            path,
+            1,
+            hint=f"download the results with the pool's input fields (INPUT: columns here: "
+            f"{present}); the pools rucola exports carry {tl.INPUT_ID}",
+        )
+    return tl.INPUT_ID
+
+
 def stage1_from_toloka(
     frame: pd.DataFrame, path: str | Path, field: str = STAGE1_FIELD
 ) -> pd.DataFrame:
     """Stage-1 votes from a Toloka export; ``field`` names the ``OUTPUT:`` column."""
-    task = tl.INPUT_ID if tl.INPUT_ID in frame.columns else tl.TASK_ID
+    task = _require_input_id(frame, path)
     out_col, gold_col = tl.output(field), tl.golden(field)
     tl.require_columns(
         frame,
@@ -270,7 +288,7 @@ def _stage2_label(
 
 def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
     """Stage-2 votes: one ``true``/``false`` ``OUTPUT:`` column per category."""
-    task = tl.INPUT_ID if tl.INPUT_ID in frame.columns else tl.TASK_ID
+    task = _require_input_id(frame, path)
     tl.require_columns(
         frame,
         [

@@ -8,6 +8,11 @@ with ``#`` is read as follows:
 
 - ``# source: ID`` and ``# error_type: TYPE`` are directives; they apply to the lines after
   them (the error type to the unacceptable examples of that section);
+- ``#``, an ASCII identifier (Latin letters, digits, ``_``) and ``:`` is a directive attempt:
+  one that is not a known directive (``# sourc: T1``) is an error naming the line, with the
+  nearest directive as a hint, because as a comment it would silently leave the section
+  under the previous source. A comment may not look like that (``# Тема: ...``,
+  ``# see p. 12``, ``# Note - ...``, ``# https://...`` are comments);
 - ``#`` followed by white space or nothing (``# Тема: ...``, ``#``) is a comment;
 - ``#`` written against the text (``#Мальчик спит.``, ``#?Мальчик спит.``) is an example
   with a mark that starts with ``#``: it goes through the marks like any other, so with the
@@ -22,6 +27,7 @@ against the text.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,8 +35,12 @@ from typing import Any
 
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
+from rucola.errors import RucolaError
 
-_DIRECTIVE = re.compile(r"^#\s*(source|error_type)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+DIRECTIVES = ("source", "error_type")
+# '#', an ASCII identifier and ':' (see the module doc): a directive, known or not.
+# A URL (``# https://...``) is a comment.
+_DIRECTIVE = re.compile(r"^#\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!//)\s*(.*?)\s*$")
 # A comment: '#' then white space or the end of the line (see the module doc).
 _COMMENT = re.compile(r"^#(?:\s|$)")
 # (12) / 12. / 12) followed by white space; a bare "2 мая" or "12.5" is not numbering.
@@ -51,6 +61,22 @@ def strip_numbering(line: str) -> str:
     return text
 
 
+def _directive(word: str, path: Path, line: int) -> str:
+    """The directive ``word`` names (in any case), or an error with the nearest one."""
+    key = word.lower()
+    if key in DIRECTIVES:
+        return key
+    near = difflib.get_close_matches(key, DIRECTIVES, n=1, cutoff=0.5)
+    hint = f"did you mean '# {near[0]}:'?" if near else None
+    raise RucolaError(
+        f"unknown directive '# {word}:' (directives: {', '.join(DIRECTIVES)})",
+        path,
+        line,
+        hint=(hint + " " if hint else "")
+        + "a comment is '#', a space and text not of the form 'word:'",
+    )
+
+
 def read_list(path: Path, options: dict[str, Any], encoding: str) -> Iterator[RawExample]:
     text = read_text(path, encoding)
     source = options.get("source") or path.stem
@@ -62,7 +88,7 @@ def read_list(path: Path, options: dict[str, Any], encoding: str) -> Iterator[Ra
             continue
         directive = _DIRECTIVE.match(stripped)
         if directive:
-            key, value = directive.group(1).lower(), directive.group(2)
+            key, value = _directive(directive.group(1), path, number), directive.group(2)
             if key == "source":
                 source = value or options.get("source") or path.stem
             else:

@@ -26,7 +26,7 @@ import pandas as pd
 from rucola.corpus import schema
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, check_header
 
 REQUIRED = ("sentence", "acceptable", "error_type", "detailed_source")
 # file name -> (split, domain) in the order the published release lists them
@@ -47,7 +47,9 @@ def is_published_layout(folder: Path) -> bool:
 def _records(path: Path, encoding: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
     """(line of the record's start, record) for every CSV record; checks the header."""
     reader = csv.DictReader(io.StringIO(read_text(path, encoding)))
-    missing = [c for c in required if c not in (reader.fieldnames or [])]
+    fieldnames = check_header(list(reader.fieldnames or []), path, max(reader.line_num, 1))
+    reader.fieldnames = fieldnames
+    missing = [c for c in required if c not in fieldnames]
     if missing:
         raise RucolaError(
             f"missing column(s) {', '.join(missing)} of the RuCoLA layout",

@@ -14,7 +14,7 @@ from typing import Any
 
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, check_header
 
 _KNOWN = {"sentence", "mark", "error_type", "source"}
 
@@ -24,13 +24,14 @@ def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[R
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
     try:
-        header = [h.strip() for h in next(reader)]
+        header = next(reader)
     except StopIteration:
         raise RucolaError(
             "empty file: a header row with a 'sentence' column is expected", path, 1
         ) from None
     except csv.Error as exc:
         raise RucolaError(f"cannot parse the header: {exc}", path, 1) from None
+    header = check_header(header, path, reader.line_num)
     if "sentence" not in header:
         raise RucolaError(
             f"no 'sentence' column (columns: {', '.join(header)})",

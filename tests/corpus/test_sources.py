@@ -39,6 +39,28 @@ def test_list_directives_and_origins(tmp_path: Path):
     assert {r.source for r in rows} == {"Book"}
 
 
+def test_comments_that_look_like_no_directive_stay_comments(tmp_path: Path):
+    """Only '#', an ASCII identifier and ':' is a directive (README "Example lists"): a
+    Cyrillic heading, a hyphenated word, a URL and plain text are comments, and a known
+    directive may be written in any case and without the space."""
+    path = tmp_path / "book.txt"
+    path.write_text(
+        "# Тема: порядок слов\n# error-type: not a directive\n# https://example.org/x\n"
+        "# see p. 12: the table\n#SOURCE: Book\n(1) Он пришёл.\n",
+        encoding="utf-8",
+    )
+    (row,) = read_list(path, {}, "utf-8")
+    assert (row.text, row.source, row.origin) == ("Он пришёл.", "Book", f"{path}:6")
+
+
+def test_a_misspelt_directive_names_its_line(tmp_path: Path):
+    path = tmp_path / "book.txt"
+    path.write_text("# source: Book\n(1) Он пришёл.\n\n# eror_type: Syntax\n", encoding="utf-8")
+    with pytest.raises(RucolaError, match="unknown directive '# eror_type:'") as info:
+        list(read_list(path, {}, "utf-8"))
+    assert (info.value.line, "did you mean '# error_type:'" in info.value.hint) == (4, True)
+
+
 def test_unknown_extension_needs_a_type(tmp_path: Path):
     with pytest.raises(RucolaError, match="type"):
         source_type(tmp_path / "x.json", None)

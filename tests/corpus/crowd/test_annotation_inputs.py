@@ -31,6 +31,10 @@ def test_real_export_parses(shared_data):
 
 def test_real_export_without_our_field_names_the_missing_column(shared_data):
     frame = read_toloka(shared_data / REAL)
+    with pytest.raises(RucolaError, match="missing column INPUT:id") as info:
+        stage1_from_toloka(frame, shared_data / REAL)  # its sentences carry no id of ours
+    assert info.value.line == 1 and "INPUT:input" in info.value.hint
+    frame["INPUT:id"] = frame["ASSIGNMENT:task_id"]
     with pytest.raises(RucolaError, match=r"missing column\(s\) OUTPUT:violation") as info:
         stage1_from_toloka(frame, shared_data / REAL)
     assert info.value.line == 1 and info.value.path.endswith(REAL)
@@ -46,6 +50,7 @@ def test_real_export_round_trip_with_expired_rows(shared_data, tmp_path):
     scale = {"0": "yes", "1": "yes", "2": "no", "3": "no", "": ""}
     frame["OUTPUT:violation"] = frame["OUTPUT:R-4"].map(scale)
     frame["GOLDEN:violation"] = frame["GOLDEN:R-4"].map(scale)
+    frame["INPUT:id"] = frame["ASSIGNMENT:task_id"]  # the real export has no id of ours
     expired = frame["ASSIGNMENT:assignment_id"].isin(
         frame["ASSIGNMENT:assignment_id"].drop_duplicates().iloc[:3]
     )
@@ -183,12 +188,12 @@ def test_cli_on_the_real_export_names_the_missing_field(run_cli, project, shared
     real = str(shared_data / REAL)
     code, _, stderr = run_cli("annotate", "merge", "--stage1", real, cwd=project)
     assert code == 1
-    assert f"{REAL}:1: missing column(s) OUTPUT:violation" in stderr
+    assert f"{REAL}:1: missing column INPUT:id" in stderr  # no sentence id of ours
     code, _, stderr = run_cli(
         "annotate", "merge", "--stage1", real, "--output-field", "R-4", cwd=project
     )
     assert code == 1
-    assert f"{REAL}:2: unknown answer '2' in OUTPUT:R-4" in stderr
+    assert f"{REAL}:1: missing column INPUT:id" in stderr
     assert not (project / "data").exists()
 
 
