@@ -38,10 +38,12 @@ def id_scope(split: object, domain: object) -> str:
 
 def read_release_folder(folder: Path, columns: list[str] | None = None) -> pd.DataFrame:
     """The rows of a release folder's ``default`` config (every split) with a ``split``
-    column, file by file in name order: the folder ``release build`` writes."""
+    column, file by file in name order: the folder ``release build`` writes. The
+    ``learner`` config's rows follow: they are in no other config (``release.public``)."""
     files = sorted((folder / "default").glob("*.parquet"))
     if not files:
         raise RucolaError("no default/*.parquet files: not a release folder", folder)
+    files += sorted((folder / schema.LEARNER).glob("*.parquet"))
     parts = []
     for path in files:
         table = read_frame(path, "release file", columns)

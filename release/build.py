@@ -9,28 +9,37 @@ same input are byte-identical)::
     README.md                      the dataset card (YAML configs and dataset_info)
     token_lengths.png              n_tokens by domain
     error_types.png                violation categories by domain (train and validation)
-    default/{split}.parquet        every domain; the only config with a test split
+    default/{split}.parquet        RuCoLA's two domains, with the hidden test split
     in_domain/{split}.parquet      train and validation
     out_of_domain/{split}.parquet  validation (train ratio 0); absent with no
                                    out-of-domain rows
-    learner/{split}.parquet        train and validation of the learner-corpus pairs;
-                                   absent with no learner rows
+    learner/{split}.parquet        the learner-corpus pairs, with their own hidden test
+                                   split; absent with no learner rows
     votes/{split}.parquet          per-annotator votes of train and validation rows
                                    (``release.votes``); absent without votes
+    release_manifest.json          every public file (this folder's and the CSV
+                                   layout's): path, size, SHA-256, rows, columns
+
+Every public file is built from the rows' public form (``release.public``), never from the
+split rows: test rows there are ``id``, ``sentence``, ``label = -1`` and nulls. The CSV
+layout holds exactly the ``default`` config's rows, so the ids of its ``test.csv`` are those
+of ``default/test.parquet``.
 
 Every row carries ``share_acceptable``, the soft label of a crowd-labelled row (null for
 others). The public ``test`` files have ``label = -1`` and null ``error_type``, ``domain``,
 ``detailed_source`` and ``share_acceptable``; the gold goes to
-``private_dir/test_gold.parquet`` only, and so do the votes on test rows
-(``private_dir/votes_test.parquet``): they would tell the hidden labels. Annotator ids are
-keyed hashes of the worker ids (``release.votes``); no raw worker id is written anywhere.
+``private_dir/test_gold.parquet`` (``default``) and ``learner_test_gold.parquet`` only, and
+so do the votes on test rows (``private_dir/votes_test.parquet``): they would tell the
+hidden labels. Annotator ids are keyed hashes of the worker ids (``release.votes``); no raw
+worker id is written anywhere.
 
 The public folder, the private folder and (from ``rucola release build``) the folder in the
 published CSV layout are staged and replace the previous ones together, once all are
 written (``rucola.stage``): a build that fails anywhere leaves the previous release as it
 was. Accounting: ``read`` is the split rows, ``kept`` the rows released (every row, in the
-``default`` config; a test row with its label hidden), ``set_aside`` is empty: a row the
-release could not take is an error naming the split file, never a silent loss.
+``default`` or the ``learner`` config; a test row with its label hidden), ``set_aside`` is
+empty: a row the release could not take is an error naming the split file, never a silent
+loss.
 """
 
 from __future__ import annotations
@@ -46,11 +55,13 @@ import pyarrow.parquet as pq
 from rucola.corpus import schema
 from rucola.corpus.pin import id_scopes
 from rucola.errors import RucolaError
-from rucola.io import file_sha256
+from rucola.io import file_sha256, write_json
 from rucola.release.card import render_card
 from rucola.release.compat import write_rucola_csv
 from rucola.release.layout import SplitFile
+from rucola.release.manifest import write_manifest
 from rucola.release.plots import category_plot, token_length_plot
+from rucola.release.public import DEFAULT, TEST_CONFIGS, public_configs, public_frame
 from rucola.release.votes import PRIVATE_FILE as VOTES_FILE
 from rucola.release.votes import (
     SHARE,
@@ -70,19 +81,15 @@ __all__ = ["SplitFile", "build_release", "run_release"]
 
 RELEASE_COLUMNS = schema.RELEASE_SCHEMA.names
 HIDDEN = schema.HIDDEN_COLUMNS  # with the label, null in public test
-HIDDEN_LABEL = -1
 # ``share_acceptable`` is derived here, from the provenance of a crowd-labelled row
 REQUIRED_COLUMNS = [*(c for c in RELEASE_COLUMNS if c != SHARE), "split", "n_tokens"]
-CONFIGS = {
-    "default": schema.DOMAINS,
-    schema.IN_DOMAIN: [schema.IN_DOMAIN],
-    schema.OUT_OF_DOMAIN: [schema.OUT_OF_DOMAIN],
-    schema.LEARNER: [schema.LEARNER],
-}
-# The test split is public only where domains are mixed: a per-domain test file would tell
-# which hidden test row is which domain.
-TEST_CONFIG = "default"
+TEST_CONFIG = DEFAULT
 GOLD_FILE = "test_gold.parquet"
+SOURCE_FILE = "source.json"  # the validated split data's hash (``publish`` checks it)
+# the learner config's hidden test labels: scored on their own (``rucola evaluate --config``)
+GOLD_FILES = {DEFAULT: GOLD_FILE, schema.LEARNER: f"{schema.LEARNER}_{GOLD_FILE}"}
+# the folders of one release, by params key: none may be another or inside another
+FOLDER_KEYS = ("out", "private", "compat")
 PLOTS = {"token_lengths": "token_lengths.png", "error_types": "error_types.png"}
 COMPRESSION = "zstd"
 
@@ -188,40 +195,17 @@ def read_split(input_path: Path) -> pd.DataFrame:
     return frame
 
 
-def public_rows(rows: pd.DataFrame, split: str) -> pd.DataFrame:
-    """The released columns in the split stage's order (id scope, then id); the test split
-    with its labels hidden."""
-    out = rows[RELEASE_COLUMNS].reset_index(drop=True)
-    out = out.astype({c: object for c in _STRING_COLUMNS})
-    out = out.where(out.notna(), None)
-    if split == "test":  # hidden labels: the gold lives in the private folder only
-        out["label"] = HIDDEN_LABEL
-        for column in HIDDEN:
-            out[column] = None
-    return out
-
-
 def config_splits(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
-    """config -> split -> public rows; combinations without rows (and configs without any
-    split) are left out, in the order of ``CONFIGS`` and ``schema.SPLITS``."""
-    out: dict[str, dict[str, pd.DataFrame]] = {}
-    for config, domains in CONFIGS.items():
-        part = frame[frame["domain"].isin(domains)]
-        if config == TEST_CONFIG:
-            part = frame  # with the test rows whose domain is not even known to us
-        splits = {
-            split: public_rows(part[part["split"] == split], split)
-            for split in schema.SPLITS
-            if (part["split"] == split).any() and (split != "test" or config == TEST_CONFIG)
-        }
-        if splits:
-            out[config] = splits
-    return out
+    """config -> split -> public rows (``release.public.public_configs``)."""
+    return public_configs(frame)
 
 
-def gold_rows(frame: pd.DataFrame) -> pa.Table:
-    """The hidden test labels we hold (none for published test rows without the gold)."""
-    test = frame[(frame["split"] == "test") & (frame["label"] != schema.UNLABELLED)]
+def gold_rows(frame: pd.DataFrame, config: str = DEFAULT) -> pa.Table:
+    """The hidden test labels we hold of one test config (none for published test rows
+    without the gold)."""
+    learner = frame["domain"] == schema.LEARNER
+    mine = learner if config == schema.LEARNER else ~learner
+    test = frame[(frame["split"] == "test") & (frame["label"] != schema.UNLABELLED) & mine]
     test = test.sort_values("id", kind="stable")
     test = test[GOLD_SCHEMA.names].astype({c: object for c in _STRING_COLUMNS})
     test = test.where(test.notna(), None)
@@ -354,6 +338,24 @@ def build_release(
     return report["configs"]
 
 
+def check_separate_folders(folders: dict[str, str | Path | None]) -> None:
+    """``release.out``, ``release.private`` and ``release.compat`` are three folders, none
+    inside another: the gold written into a public folder would be published, and a folder
+    swapped in whole would replace the other one inside it."""
+    given = {key: Path(p).resolve() for key, p in folders.items() if p is not None}
+    keys = list(given)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            pa_, pb = given[a], given[b]
+            if pa_ == pb or pa_ in pb.parents or pb in pa_.parents:
+                relation = "is" if pa_ == pb else "is nested with"
+                raise RucolaError(
+                    f"params release.{a} ({folders[a]}) {relation} release.{b} "
+                    f"({folders[b]}): the public, private and CSV folders must be separate",
+                    hint="give each its own folder, none inside another",
+                )
+
+
 def run_release(params: dict) -> dict[str, Any]:
     """``rucola release build``: the ``release`` params' input, folders and report."""
     section = params["release"]
@@ -380,6 +382,7 @@ def release(
 ) -> dict[str, Any]:
     """Build and swap in the public folder, the private folder and (``compat_dir``) the
     CSV layout together; returns the report (written to ``report`` when given)."""
+    check_separate_folders({"out": out_dir, "private": private_dir, "compat": compat_dir})
     input_path, report_path = Path(input_path), Path(validation_report)
     if not input_path.is_file():
         raise RucolaError("split data not found; run 'rucola split' first", input_path)
@@ -389,8 +392,9 @@ def release(
     tasks = task_ids(frame, input_path)  # the candidate id of a crowd-labelled row
     frame[SHARE] = soft_labels(frame, tasks, input_path)
     configs = config_splits(frame)
+    public_rows = public_frame(frame)  # what the card, the plots and the CSV layout see
     ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
-    gold = gold_rows(frame)
+    golds = {config: gold_rows(frame, config) for config in GOLD_FILES}
     section = params.get("release", {})
     # before anything is staged: votes to release without a key are an error
     votes = release_votes(
@@ -408,22 +412,37 @@ def release(
             for config, splits in configs.items()
             for split, rows in splits.items()
         ]
-        run.count_kept(sum(f.num_examples for f in files if f.config == TEST_CONFIG))
+        # every row is in exactly one of ``default`` and ``learner``
+        run.count_kept(sum(f.num_examples for f in files if f.config in TEST_CONFIGS))
         files += [_write_votes(table, public, split) for split, table in votes.public.items()]
-        token_length_plot(frame, public / PLOTS["token_lengths"])
-        category_plot(frame[frame["split"] != "test"], public / PLOTS["error_types"])
+        token_length_plot(public_rows, public / PLOTS["token_lengths"])
+        category_plot(public_rows[public_rows["split"] != "test"], public / PLOTS["error_types"])
         card = render_card(
-            frame, files, params, data_sha256, _features(files), PLOTS, votes=_card_votes(votes)
+            public_rows,
+            files,
+            params,
+            data_sha256,
+            _features(files),
+            PLOTS,
+            votes=_card_votes(votes),
         )
         (public / "README.md").write_bytes(card.encode("utf-8"))
-        pq.write_table(gold, private / GOLD_FILE, compression=COMPRESSION)
+        written = {}
+        for config, gold in golds.items():
+            if config == DEFAULT or gold.num_rows:  # the default gold, even empty, always
+                pq.write_table(gold, private / GOLD_FILES[config], compression=COMPRESSION)
+                written[GOLD_FILES[config]] = gold.num_rows
         pq.write_table(ledger, private / LEDGER_FILE, compression=COMPRESSION)
-        written = {GOLD_FILE: gold.num_rows, LEDGER_FILE: ledger.num_rows}
+        written[LEDGER_FILE] = ledger.num_rows
+        # the split data's hash ties the release to what was validated; it is a hash of the
+        # hidden labels too, so it is kept with them and not on the public card
+        write_json({"data_sha256": data_sha256}, private / SOURCE_FILE)
         if votes.private.num_rows:  # test-row votes: private, like the gold they would reveal
             write_votes(votes.private, private / VOTES_FILE, COMPRESSION)
             written[VOTES_FILE] = votes.private.num_rows
         private.chmod(0o700)  # the gold stays private; the release is for reading
-        csv_counts = write_rucola_csv(frame, compat) if compat is not None else None
+        csv_counts = write_rucola_csv(public_rows, compat) if compat is not None else None
+        write_manifest(public, compat)  # last: every public file, and nothing else
         counts: dict[str, Any] = {}
         for file in files:
             counts.setdefault(file.config, {})[file.split] = file.num_examples

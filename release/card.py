@@ -119,16 +119,17 @@ def _share(part: pd.Series) -> str:
 
 def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """Per (detailed_source, domain): labelled sentences, share acceptable and category
-    shares among unacceptable ones, over train and validation only; test rows are counted."""
+    shares among unacceptable ones, over train and validation only. ``frame`` is the public
+    form (``release.public.public_frame``): a test row has no source here to count."""
     labelled = frame[frame["split"] != "test"]
     rows = []
-    keys = frame.loc[frame["domain"].notna(), ["detailed_source", "domain"]].drop_duplicates()
+    keys = labelled.loc[labelled["domain"].notna(), ["detailed_source", "domain"]]
+    keys = keys.drop_duplicates()
     keys = keys.sort_values(["domain", "detailed_source"], kind="stable")
     for source, domain in keys.itertuples(index=False):
         mine = (labelled["detailed_source"] == source) & (labelled["domain"] == domain)
         known = labelled[mine]
         bad = known.loc[known["label"] == schema.UNACCEPTABLE, "error_type"]
-        in_test = (frame["detailed_source"] == source) & (frame["domain"] == domain)
         rows.append(
             {
                 "source": source,
@@ -136,26 +137,27 @@ def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
                 "sentences": len(known),
                 "acceptable": _share(known["label"] == schema.ACCEPTABLE),
                 "shares": [_share(bad == c) for c in schema.ALL_ERROR_TYPES],
-                "test": int((in_test & (frame["split"] == "test")).sum()),
             }
         )
     return rows
 
 
+HIDDEN_DOMAIN = "RuCoLA test (domain hidden)"
+
+
 def split_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """Rows per domain and split (sizes only), with a total row."""
+    """Rows per domain and split (sizes only), with a total row. ``frame`` is the public
+    form: the ``default`` config's test rows are one row of the table (their domains are
+    hidden); the ``learner`` config's test rows are learner rows (that domain is public)."""
     rows = []
-    for domain in schema.DOMAINS:
-        part = frame[frame["domain"] == domain]
+    test = frame["split"] == "test"
+    shown = frame["domain"].where(~test, frame["config"].where(frame["config"] != "default"))
+    for domain in [*schema.DOMAINS, None]:
+        part = frame[shown == domain] if domain is not None else frame[shown.isna()]
         if len(part):
             counts = part["split"].value_counts()
             row = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
-            rows.append({"domain": domain, **row, "total": len(part)})
-    unknown = frame[frame["domain"].isna()]  # published test rows whose gold is not held
-    if len(unknown):
-        counts = unknown["split"].value_counts()
-        row = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
-        rows.append({"domain": "not held (published test, no gold)", **row, "total": len(unknown)})
+            rows.append({"domain": domain or HIDDEN_DOMAIN, **row, "total": len(part)})
     counts = frame["split"].value_counts()
     total = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
     rows.append({"domain": "**all**", **total, "total": len(frame)})
@@ -240,7 +242,8 @@ def render_card(
         lstrip_blocks=True,
     )
     configs = list(dict.fromkeys(f.config for f in files))
-    domains = [d for d in schema.DOMAINS if (frame["domain"] == d).any()]
+    present = set(frame["domain"].dropna()) | set(frame["config"])
+    domains = [d for d in schema.DOMAINS if d in present]
     ratios = params["split"]["ratios"]
     licence = params["release"].get("license", "apache-2.0")
     text = environment.get_template(TEMPLATE).render(

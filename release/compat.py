@@ -4,8 +4,10 @@
 ``id,sentence,acceptable,error_type,detailed_source`` (``error_type`` ``0`` when
 acceptable); ``test.csv`` only ``id,sentence``; ``sample_submission.csv`` ``id,acceptable``.
 Ids are the release's ids, so a submission scores against the private gold directly.
-The layout knows RuCoLA's two domains only: learner rows (``schema.LEARNER``) are in none
-of its files, test included, so its scores stay comparable with the published leaderboard.
+The layout holds exactly the rows of the release's ``default`` config, drawn from their
+public form (``release.public``): RuCoLA's two domains, so its scores stay comparable with
+the published leaderboard, and ``test.csv`` has the ids of ``default/test.parquet``.
+Learner rows (``schema.LEARNER``) are their own config, in none of these files.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from rucola.corpus import schema
 from rucola.corpus.sources.rucola_csv import PUBLISHED_FILES
 from rucola.errors import RucolaError
 from rucola.io import atomic_dir, stable_hash
+from rucola.release.public import DEFAULT, public_frame
 from rucola.stage import read_frame
 
 # The labelled files of the published layout: name, domain, split (test.csv is unlabelled).
@@ -28,10 +30,12 @@ def _csv(frame: pd.DataFrame, path: Path) -> None:
     path.write_text(frame.to_csv(index=False, lineterminator="\n"), encoding="utf-8")
 
 
-def write_rucola_csv(frame: pd.DataFrame, folder: str | Path) -> dict[str, int]:
-    """The split rows in the published layout, written into ``folder``; rows per file."""
+def write_rucola_csv(public: pd.DataFrame, folder: str | Path) -> dict[str, int]:
+    """The ``default`` config's rows in the published layout, written into ``folder``; rows
+    per file. ``public`` is ``release.public.public_frame``: the layout never sees what a
+    test row hides."""
     folder = Path(folder)
-    frame = frame[frame["domain"] != schema.LEARNER].sort_values(["split", "id"])
+    frame = public[public["config"] == DEFAULT].sort_values(["split", "id"])
     counts: dict[str, int] = {}
     for name, domain, split in LABELLED:
         part = frame[(frame["domain"] == domain) & (frame["split"] == split)]
@@ -66,5 +70,8 @@ def export_rucola_csv(split_path: str | Path, out_dir: str | Path) -> dict[str, 
     if not split_path.is_file():
         raise RucolaError("split data not found; run 'rucola split' first", split_path)
     frame = read_frame(split_path, "split data")
+    missing = [c for c in ("id", "sentence", "label", "domain", "split") if c not in frame.columns]
+    if missing:
+        raise RucolaError(f"missing column(s): {', '.join(missing)}", split_path)
     with atomic_dir(out_dir) as tmp:
-        return write_rucola_csv(frame, tmp)
+        return write_rucola_csv(public_frame(frame), tmp)

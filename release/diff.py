@@ -7,6 +7,14 @@ re-categorised. A row only in the old release whose text reappears only in the n
 another identity moved (a pin forbids that; the diff shows it if it happens). The rest were
 added or removed. The cause of a correction or removal comes from the new build's ledger
 (``private/corrections.parquet`` beside the release folder, written by ``release build``).
+
+Two diffs. The public one (``rucola release diff``, the published CHANGELOG) compares the
+public form of both releases (``release.public.hide``): a test row there is its id and
+text, so for test rows it can list only rows added, removed, moved or with corrected text,
+and never a cause (the ledger's test entries are not read). The private one
+(``rucola release diff --private``, for the maintainers) reads the hidden gold from
+``../private`` and the whole ledger: relabelled and recategorised test rows and every
+cause. It must never be published.
 """
 
 from __future__ import annotations
@@ -20,22 +28,26 @@ from rucola.corpus.dedup import sentence_key
 from rucola.corpus.pin import id_scopes, read_release_folder
 from rucola.corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
 from rucola.errors import RucolaError
+from rucola.release.public import hide
 from rucola.stage import read_frame
 
 COLUMNS = FRAME_COLUMNS
 KEY = ["split", "scope", "id"]
 KINDS = ["added", "removed", "corrected", "relabelled", "recategorised", "moved"]
 LEDGER = "corrections.parquet"
+GOLD_FILES = ["test_gold.parquet", "learner_test_gold.parquet"]  # build.GOLD_FILES
 LISTED = 200  # rows listed per kind in the Markdown section
 
 
-def _from_folder(path: Path) -> pd.DataFrame:
-    """A release folder, its test rows labelled from ``../private`` where the gold holds them."""
+def _from_folder(path: Path, private: bool) -> pd.DataFrame:
+    """A release folder; with ``private``, its test rows labelled from ``../private`` where
+    the gold holds them."""
     frame = read_release_folder(path).astype(object)
-    gold_path = path.parent / "private" / "test_gold.parquet"
     test = frame["split"] == "test"
-    if gold_path.is_file() and test.any():
-        gold = read_frame(gold_path, "private gold").set_index("id")
+    golds = [path.parent / "private" / name for name in GOLD_FILES] if private else []
+    golds = [read_frame(p, "private gold") for p in golds if p.is_file()]
+    if golds and test.any():
+        gold = pd.concat(golds, ignore_index=True).set_index("id")
         held = test & frame["id"].isin(gold.index)  # published test rows may lack gold
         for column in ("label", "error_type", "detailed_source", "domain"):
             if column in gold.columns:
@@ -44,16 +56,17 @@ def _from_folder(path: Path) -> pd.DataFrame:
     return frame
 
 
-def read_release(path: str | Path) -> pd.DataFrame:
-    """A release folder (hidden test labels from ``../private`` when present), a split
-    parquet, or a folder in the published RuCoLA layout, indexed by identity."""
+def read_release(path: str | Path, private: bool = False) -> pd.DataFrame:
+    """A release folder, a split parquet, or a folder in the published RuCoLA layout,
+    indexed by identity: in public form unless ``private`` (then with the hidden test
+    labels, from ``../private`` for a folder)."""
     path = Path(path)
     if path.is_file() and path.suffix == ".parquet":
         frame = read_frame(path, "release")
     elif is_published_layout(path):
         frame = published_frame(path)
     elif path.is_dir():
-        frame = _from_folder(path)
+        frame = _from_folder(path, private)
     else:
         raise RucolaError(
             "expected a release folder, a split parquet or a published RuCoLA folder", path
@@ -63,6 +76,8 @@ def read_release(path: str | Path) -> pd.DataFrame:
         raise RucolaError(f"missing column(s) {', '.join(missing)}", path)
     frame = frame[COLUMNS].copy()
     frame = frame.astype(object).where(frame.notna(), None)
+    if not private:  # what the public diff may see of a row: its public form only
+        frame = hide(frame)
     frame["id"] = frame["id"].astype("int64")
     frame["scope"] = id_scopes(frame)
     repeated = frame.duplicated(KEY)
@@ -72,14 +87,18 @@ def read_release(path: str | Path) -> pd.DataFrame:
     return frame.set_index(KEY, drop=False).rename_axis(["_split", "_scope", "_id"])
 
 
-def read_ledger(path: str | Path) -> pd.DataFrame | None:
-    """The new build's corrections ledger, when the release folder has one beside it."""
+def read_ledger(path: str | Path, private: bool = False) -> pd.DataFrame | None:
+    """The new build's corrections ledger, when the release folder has one beside it;
+    without ``private``, its train and validation entries only (a test row's cause is
+    private: "relabelled by the annotators" would tell what its label was)."""
     path = Path(path)
     folder = path if path.is_dir() else path.parent
     ledger = folder.parent / "private" / LEDGER
     if not ledger.is_file():
         return None
     frame = read_frame(ledger, "corrections ledger")
+    if not private:
+        frame = frame[frame["split"] != "test"].reset_index(drop=True)
     frame["scope"] = id_scopes(frame)
     return frame.set_index(["split", "scope", "id"])
 
@@ -91,11 +110,11 @@ def _same(a: Any, b: Any) -> bool:
 HIDDEN = "(hidden)"
 
 
-def _row(identity: tuple, frame: pd.DataFrame, **extra: Any) -> dict[str, Any]:
-    """One listed change. A test row's domain, source, labels and categories stay hidden:
-    the changelog is published."""
+def _row(identity: tuple, frame: pd.DataFrame, private: bool, **extra: Any) -> dict[str, Any]:
+    """One listed change. A test row's domain, source, labels and categories stay hidden
+    unless ``private``: the changelog is published."""
     row = frame.loc[identity]
-    test = identity[0] == "test"
+    test = identity[0] == "test" and not private
     if test and "after" in extra:
         extra = {**extra, "before": HIDDEN, "after": HIDDEN}
     return {
@@ -109,8 +128,10 @@ def _row(identity: tuple, frame: pd.DataFrame, **extra: Any) -> dict[str, Any]:
 
 
 def diff_releases(
-    old: pd.DataFrame, new: pd.DataFrame, ledger: pd.DataFrame | None = None
+    old: pd.DataFrame, new: pd.DataFrame, ledger: pd.DataFrame | None = None, private: bool = False
 ) -> dict[str, Any]:
+    """The changes from ``old`` to ``new``; ``private`` shows test rows' hidden values (the
+    frames must then have them: ``read_release(..., private=True)``)."""
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
 
     def cause(identity: tuple) -> str | None:
@@ -126,17 +147,25 @@ def diff_releases(
         a, b = old.loc[identity], new.loc[identity]
         if a["sentence"] != b["sentence"]:
             rows["corrected"].append(
-                _row(identity, new, before=a["sentence"], cause=cause(identity))
+                _row(identity, new, private, before=a["sentence"], cause=cause(identity))
             )
         if not _same(a["label"], b["label"]):
             rows["relabelled"].append(
-                _row(identity, new, before=a["label"], after=b["label"], cause=cause(identity))
+                _row(
+                    identity,
+                    new,
+                    private,
+                    before=a["label"],
+                    after=b["label"],
+                    cause=cause(identity),
+                )
             )
         if not _same(a["error_type"], b["error_type"]):
             rows["recategorised"].append(
                 _row(
                     identity,
                     new,
+                    private,
                     before=a["error_type"],
                     after=b["error_type"],
                     cause=cause(identity),
@@ -153,13 +182,19 @@ def diff_releases(
         if target is not None and target not in moved_to:
             moved_to.add(target)
             rows["moved"].append(
-                _row(target, new, before=f"{identity[0]} {identity[2]}", cause=cause(target))
+                _row(
+                    target,
+                    new,
+                    private,
+                    before=f"{identity[0]} {identity[2]}",
+                    cause=cause(target),
+                )
             )
         else:
-            rows["removed"].append(_row(identity, old, cause=cause(identity)))
+            rows["removed"].append(_row(identity, old, private, cause=cause(identity)))
     for identity in only_new:
         if identity not in moved_to:
-            rows["added"].append(_row(identity, new))
+            rows["added"].append(_row(identity, new, private))
 
     result: dict[str, Any] = {"old_rows": int(len(old)), "new_rows": int(len(new))}
     for kind, listed in rows.items():
@@ -228,5 +263,13 @@ def to_markdown(result: dict[str, Any], title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def release_diff(old_path: str | Path, new_path: str | Path) -> dict[str, Any]:
-    return diff_releases(read_release(old_path), read_release(new_path), read_ledger(new_path))
+def release_diff(
+    old_path: str | Path, new_path: str | Path, private: bool = False
+) -> dict[str, Any]:
+    """The public diff of two releases (``private``: the maintainers' one, see above)."""
+    return diff_releases(
+        read_release(old_path, private),
+        read_release(new_path, private),
+        read_ledger(new_path, private),
+        private,
+    )

@@ -10,11 +10,18 @@ only once the Hub commit and tag succeeded, so a failed publish leaves the git t
 was. A release with annotator votes is published only when its annotator ids were hashed
 with the maintainer's secret key: the one in ``$RUCOLA_ANNOTATOR_KEY`` now (compared by
 fingerprint), never the sample's published key.
+
+What goes to the public repository is the build's publish manifest
+(``release.manifest``), not the folder: exactly its files, each checked against its size
+and SHA-256, the CSV layout under ``rucola_csv/``, plus the new ``CHANGELOG.md`` and the
+manifest itself with the changelog added. Any other file in the public or CSV folder
+stops the publish, named, before anything is sent.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -26,9 +33,11 @@ import pyarrow.parquet as pq
 from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import OWNER_FILE, file_sha256
+from rucola.release.manifest import MANIFEST_FILE, render, verified_files, with_file
 from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publishable
 
-SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+# no leading zeros (semver.org, item 2): ``01.0.0`` would be tagged ``v01.0.0`` beside ``v1.0.0``
+SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 REPO_ID_RULES = (
     "ORG/NAME: letters, digits, '-', '_', '.'; no '--' or '..', neither part starting or"
     " ending with '-' or '.', at most 96 characters each"
@@ -131,7 +140,9 @@ class Plan:
 def _version_key(version: str) -> tuple[int, int, int]:
     match = SEMVER.match(version)
     if not match:
-        raise RucolaError(f"version '{version}' is not semantic (X.Y.Z)")
+        raise RucolaError(
+            f"--version: '{version}' is not semantic (X.Y.Z, numbers without leading zeros)"
+        )
     major, minor, patch = (int(g) for g in match.groups())
     return major, minor, patch
 
@@ -176,16 +187,24 @@ def check_validation(split_path: Path, report_path: Path) -> None:
     check_validated(split_path, report_path)
 
 
-def check_release_matches(release_dir: Path, split_path: Path) -> None:
-    """The folder must have been built from the validated data: its card names the hash."""
-    card = release_dir / "README.md"
+def check_release_matches(release_dir: Path, private_dir: Path, split_path: Path) -> None:
+    """The folders must have been built from the validated data: the private folder records
+    its hash (not the public card: the hash is one of the hidden labels too)."""
+    from rucola.release.build import SOURCE_FILE
+
+    card, source = release_dir / "README.md", private_dir / SOURCE_FILE
     if not card.is_file():
         raise RucolaError("no dataset card; run 'rucola release build'", release_dir)
-    if f"`data_sha256` {file_sha256(split_path)}" not in card.read_text(encoding="utf-8"):
+    hint = "run 'rucola release build' (or 'dvc repro') again"
+    try:
+        recorded = json.loads(source.read_text(encoding="utf-8")).get("data_sha256")
+    except FileNotFoundError:
+        raise RucolaError("the build's record of its data is missing", source, hint=hint) from None
+    except (UnicodeDecodeError, ValueError, AttributeError):
+        raise RucolaError("the build's record of its data is not JSON", source) from None
+    if recorded != file_sha256(split_path):
         raise RucolaError(
-            "the release folder was not built from the validated data",
-            card,
-            hint="run 'rucola release build' (or 'dvc repro') again",
+            "the release folder was not built from the validated data", source, hint=hint
         )
 
 
@@ -199,6 +218,24 @@ def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
         for p in sorted(folder.rglob("*"))
         if p.is_file() and p.relative_to(folder).as_posix() != OWNER_FILE
     ]
+
+
+def manifest_files(
+    public_dir: Path, compat_dir: str | Path | None, changelog: str | None
+) -> list[PlannedFile]:
+    """Exactly the manifest's files (checked, and nothing else in the folders), then the
+    changelog from memory and the manifest as uploaded, listing the changelog too."""
+    compat = Path(compat_dir) if compat_dir is not None else None
+    verified = verified_files(public_dir, compat)
+    files = [PlannedFile(p, e.path, e.size, e.sha256) for p, e in verified]
+    entries = [e for _, e in verified]
+    if changelog is not None:
+        content = changelog.encode("utf-8")
+        files = [f for f in files if f.path_in_repo != "CHANGELOG.md"]
+        files.append(PlannedFile.from_bytes(content, "CHANGELOG.md"))
+        entries = with_file(entries, "CHANGELOG.md", content)
+    files.append(PlannedFile.from_bytes(render(entries), MANIFEST_FILE))
+    return files
 
 
 def check_hidden_labels(files: list[PlannedFile]) -> None:
@@ -236,13 +273,13 @@ def plan_release(
 ) -> Plan:
     """The files of one release; ``changelog`` is the full new CHANGELOG.md text, uploaded
     from memory (the dry run lists exactly what the real run sends)."""
+    from rucola.release.build import check_separate_folders
+
     section = params["release"]
     _version_key(version)
-    check_release_matches(Path(section["out"]), Path(section["input"]))
-    files = _planned(Path(section["out"]))
-    if changelog is not None:
-        files = [f for f in files if f.path_in_repo != "CHANGELOG.md"]
-        files.append(PlannedFile.from_bytes(changelog.encode("utf-8"), "CHANGELOG.md"))
+    check_separate_folders({key: section.get(key) for key in ("out", "private", "compat")})
+    check_release_matches(Path(section["out"]), Path(section["private"]), Path(section["input"]))
+    files = manifest_files(Path(section["out"]), section.get("compat"), changelog)
     check_hidden_labels(files)
     # annotator ids hashed with the secret key in the environment, not the sample's
     check_publishable(Path(section["out"]), Path(section["private"]))

@@ -36,7 +36,10 @@ def validate(
 
     params = read_params(params_file)
     section = override(params["validate"], input=input_path, report=report)
-    result = validate_split(section["input"], params, section["report"], section["docs"])
+    # The Data Docs are the pipeline's view of its own split: a file given with --input
+    # gets its report only, so it never overwrites them.
+    docs = section["docs"] if input_path is None else None
+    result = validate_split(section["input"], params, section["report"], docs)
     if not result.success:
         err.print(f"[bold red]validation failed[/] ({section['report']}):", soft_wrap=True)
         err.print(result.summary(), soft_wrap=True, markup=False)
@@ -49,15 +52,36 @@ def validate(
 def evaluate(
     predictions: Annotated[Path, typer.Argument(help="CSV id,acceptable")],
     gold: Annotated[
-        Path, typer.Option("--gold", help="gold parquet or labelled RuCoLA CSV")
-    ] = Path("data/release/private/test_gold.parquet"),
+        Path | None,
+        typer.Option(
+            "--gold",
+            help="gold parquet or labelled RuCoLA CSV; default: the --config's gold in "
+            "release.private",
+        ),
+    ] = None,
+    config: Annotated[
+        str,
+        typer.Option(
+            "--config",
+            help="the test config scored: default (RuCoLA, the CSV layout's test.csv) or "
+            "learner (its own hidden test split)",
+        ),
+    ] = "default",
     out_path: Annotated[Path | None, typer.Option("--out", help="metrics JSON")] = Path(
         "reports/evaluation.json"
     ),
+    params_file: ParamsOption = None,
 ) -> None:
     """Score predictions (sample_submission layout): accuracy, MCC, recall per category."""
+    from rucola.errors import RucolaError
+    from rucola.release.build import GOLD_FILES
     from rucola.release.evaluate import evaluate as run
 
+    if config not in GOLD_FILES:
+        known = ", ".join(GOLD_FILES)
+        raise RucolaError(f"--config: '{config}' has no test split (one of {known})")
+    if gold is None:
+        gold = Path(read_params(params_file)["release"]["private"]) / GOLD_FILES[config]
     result = run(predictions, gold, out_path)
     for part, scores in result.items():
         if part != "recall_by_error_type":
@@ -196,8 +220,21 @@ def release_publish(
 def release_diff_command(
     old: Annotated[Path, typer.Argument(help="previous release folder or split parquet")],
     new: Annotated[Path, typer.Argument(help="new release folder or split parquet")],
+    private: Annotated[
+        bool,
+        typer.Option(
+            "--private",
+            help="the maintainers' diff: hidden test labels, categories and every cause "
+            "(never publish it)",
+        ),
+    ] = False,
 ) -> None:
-    """Rows added, removed, relabelled, re-categorised and moved between two releases."""
+    """Rows added, removed, relabelled, re-categorised and moved between two releases.
+
+    The public diff (the one the changelog publishes) sees both releases in public form: a
+    test row is listed only when added, removed, moved or with corrected text, with no
+    cause. ``--private`` adds the hidden changes and causes from ``../private``."""
     from rucola.release.diff import release_diff, to_markdown
 
-    out.print(to_markdown(release_diff(old, new), f"{old} -> {new}"), markup=False)
+    result = release_diff(old, new, private=private)
+    out.print(to_markdown(result, f"{old} -> {new}"), markup=False)

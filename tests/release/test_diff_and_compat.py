@@ -117,10 +117,13 @@ def test_diff_between_two_built_release_folders(tmp_path):
             ("Новый дом стоит.", 1, None, "train", "C", "in_domain"),
         ],
     )
-    result = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola")
+    result = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola", private=True)
     assert result["added"]["rows"] == 1 and result["removed"]["rows"] == 1
     assert result["recategorised"]["rows"] == 1  # a hidden test row: Morphology -> Syntax
     assert result["moved"]["rows"] == 0
+    # the public diff (the changelog's) does not see it
+    public = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola")
+    assert public["recategorised"]["rows"] == public["relabelled"]["rows"] == 0
 
 
 def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path):
@@ -189,10 +192,10 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
         (2, "artefact:judgment_mark")
     ]
     assert result["added"]["rows"] == result["moved"]["rows"] == 0
-    relabelled = result["relabelled"]["list"]
-    assert [(r["split"], r["before"], r["after"]) for r in relabelled] == [
-        ("test", "(hidden)", "(hidden)")
-    ]
+    assert result["relabelled"]["rows"] == 0  # a test row's relabelling is private
+    private = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola", private=True)
+    relabelled = private["relabelled"]["list"]
+    assert [(r["split"], r["before"], r["after"]) for r in relabelled] == [("test", 0, 1)]
     markdown = to_markdown(result, "v1.1.0")
     assert "homoglyphs: Вcё->Всё" in markdown and "artefact:judgment_mark" in markdown
     assert "Morphology -> " not in markdown and "in_domain" not in markdown

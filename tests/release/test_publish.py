@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fake_hub_recorder import HubStandIn  # noqa: E402
 
 from rucola.io import OWNER_FILE, file_sha256  # noqa: E402
+from rucola.release.manifest import write_manifest  # noqa: E402
 
 GOLD_SENTENCE = "Тестовое предложение с тайной меткой."
 
@@ -67,9 +68,12 @@ def project(tmp_path: Path) -> Path:
         (folder / OWNER_FILE).write_text('{"files": [], "written_by": "rucola"}\n')
     split = root / "data/interim/split.parquet"
     pd.DataFrame({"sentence": ["a"], "split": ["train"]}).to_parquet(split)
-    (release / "README.md").write_text(
-        f"---\nlicense: apache-2.0\n---\n# card\n(`data_sha256` {file_sha256(split)})\n"
+    (release / "README.md").write_text("---\nlicense: apache-2.0\n---\n# card\n")
+    # what the build writes last: the private record of the data, the publish manifest
+    (root / "data/release/private/source.json").write_text(
+        json.dumps({"data_sha256": file_sha256(split)})
     )
+    write_manifest(release, None)
     (root / "reports/validation.json").write_text(
         json.dumps({"success": True, "data_sha256": file_sha256(split)})
     )
@@ -165,7 +169,7 @@ def test_publish_one_commit_one_tag_no_hidden_label(run_cli, project, monkeypatc
     files = public[0]["files"]
     assert {"README.md", "CHANGELOG.md", "default/test.parquet"} <= set(files)
     assert "test_gold.parquet" not in " ".join(files)
-    assert set(private[0]["files"]) == {"test_gold.parquet"}
+    assert set(private[0]["files"]) == {"test_gold.parquet", "source.json"}
     import io
 
     test = pd.read_parquet(io.BytesIO(files["default/test.parquet"]))
@@ -342,7 +346,11 @@ def test_dry_run_lists_exactly_what_each_repository_receives(run_cli, project, m
     )
     args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", "org/rucola-private")
     plan, hub = dry_run_then_publish(run_cli, project, monkeypatch, args)
-    assert set(plan["org/rucola-private"]) == {"corrections.parquet", "test_gold.parquet"}
+    assert set(plan["org/rucola-private"]) == {
+        "corrections.parquet",
+        "test_gold.parquet",
+        "source.json",
+    }
     assert "CHANGELOG.md" in plan["org/rucola"]
     assert not [p for files in plan.values() for p in files if p.startswith(".")]  # bookkeeping
     assert plan == committed(hub)
