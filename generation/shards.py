@@ -22,12 +22,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rucola.errors import RucolaError
-from rucola.io import atomic_path, file_sha256, stable_hash, write_json
+from rucola.io import atomic_path, file_sha256, stable_hash
+from rucola.ownership import LEDGER, TEMPORARY, remove
 
 MANIFEST = "manifest.json"
-# What a store writes: its manifest, its shards, and atomic_path's temporary files of both.
+# What a store writes: its manifest, its shards, atomic_path's temporary files of both, and
+# the folder's ledger of what rucola wrote (``rucola.ownership``).
 _OURS = re.compile(
-    r"(manifest\.json|shard-\d{5}\.parquet|\.(manifest\.json|shard-\d{5}\.parquet)\..+\.tmp)"
+    rf"(manifest\.json|shard-\d{{5}}\.parquet|{re.escape(LEDGER)}"
+    rf"|\.(manifest\.json|shard-\d{{5}}\.parquet|{re.escape(LEDGER)})\..+\.{TEMPORARY})"
 )
 
 
@@ -65,8 +68,23 @@ class ShardStore:
         self.remove()
         self.folder.mkdir(parents=True, exist_ok=True)
         manifest = {"fingerprint": self.fingerprint, "n_shards": self.n_shards, "shards": {}}
-        write_json(manifest, self.manifest_path)
+        self._write_manifest(manifest)
         return manifest
+
+    def _claim(self, path: Path) -> bool:
+        """The store's own proof of a file in its folder (``rucola.ownership``): a shard
+        name beside a manifest of ours, or that manifest. A torn shard, written but not
+        recorded, is still the store's to redo."""
+        if path.parent != self.folder or not _OURS.fullmatch(path.name):
+            return False
+        return self._read_manifest() is not None
+
+    def _write_manifest(self, manifest: dict[str, Any]) -> None:
+        with atomic_path(self.manifest_path, claim=self._claim) as tmp:
+            tmp.write_text(
+                json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                encoding="utf-8",
+            )
 
     def path(self, index: int) -> Path:
         return self.folder / f"shard-{index:05d}.parquet"
@@ -90,14 +108,14 @@ class ShardStore:
     def write(self, index: int, table: pa.Table, stats: dict[str, Any]) -> None:
         """Write one shard, then record it: a shard in the manifest is always complete."""
         path = self.path(index)
-        with atomic_path(path) as tmp:
+        with atomic_path(path, claim=self._claim) as tmp:
             pq.write_table(table, tmp, compression="zstd")
         self.manifest["shards"][str(index)] = {
             "rows": table.num_rows,
             "sha256": file_sha256(path),
             "stats": stats,
         }
-        write_json(self.manifest, self.manifest_path)
+        self._write_manifest(self.manifest)
 
     def read_all(self) -> pa.Table:
         tables = [pq.read_table(self.path(i)) for i in range(self.n_shards)]
@@ -130,7 +148,9 @@ class ShardStore:
                 self.folder,
             )
         for entry in entries:
-            if entry != self.manifest_path:
-                entry.unlink()
-        self.manifest_path.unlink(missing_ok=True)  # last: the proof goes when all else is gone
+            if entry not in (self.manifest_path, self.folder / LEDGER):
+                remove(entry, claim=self._claim)  # through the one rule of what rucola wrote
+        # last: the proof goes when all else is gone
+        remove(self.manifest_path, claim=self._claim)
+        (self.folder / LEDGER).unlink(missing_ok=True)
         self.folder.rmdir()

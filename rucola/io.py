@@ -4,9 +4,11 @@ Every output goes to a temporary file in the target folder and is renamed into p
 failing stage never leaves a partial file; parquet and JSON are written the same way each
 time (no index, sorted keys) so DVC sees byte-identical outputs for identical inputs.
 
-A folder output (``atomic_dir``) carries a manifest, ``.rucola-output.json``, listing the
-files it was written with; a folder is replaced only when that manifest proves it ours and
-it holds nothing else, so a mistyped ``release.out: .`` cannot delete the repository.
+Every file lands through ``rucola.ownership.commit``, which replaces only what rucola
+wrote and records what it wrote. A folder output (``atomic_dir``) carries a manifest,
+``.rucola-output.json``, listing the files it was written with and their hashes; a folder
+is replaced only when that manifest proves it ours and it holds nothing else, so a
+mistyped ``release.out: .`` cannot delete the repository.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,70 +27,48 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rucola.errors import RucolaError
-
-OWNER_FILE = ".rucola-output.json"
+from rucola.ownership import (  # noqa: F401  (file_sha256, listed_files, OWNER_FILE: re-exported)
+    OWNER_FILE,
+    Claim,
+    check_may_replace,
+    commit,
+    file_sha256,
+    folder_record,
+    listed_files,
+    temporary_file,
+    temporary_folder,
+)
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
 @contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``; rename it onto ``path`` on success."""
+def atomic_path(path: str | Path, claim: Claim | None = None) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; move it onto ``path`` on success, only if
+    rucola may replace what is there (``rucola.ownership.commit``, asked before any work
+    too, so a refusal wastes nothing; ``claim`` is a store's own proof of its files)."""
     target = Path(path)
+    check_may_replace(target, claim)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path = temporary_file(target)
     try:
         yield tmp_path
         # mkstemp creates 0600; give the file the permissions a plain open() would.
         os.chmod(tmp_path, 0o666 & ~_UMASK)
-        os.replace(tmp_path, target)
+        commit(tmp_path, target, claim)
+    except OSError as exc:  # a write error (disk full) names no file: the CLI names this one
+        exc.filename = str(target) if exc.filename is None else exc.filename
+        raise
     finally:
         if tmp_path.exists():
             tmp_path.unlink()
 
 
-def listed_files(folder: Path) -> list[str]:
-    """Every file and link under ``folder`` but the manifest, as sorted POSIX paths."""
-    found = []
-    for root, dirs, names in os.walk(folder):
-        dirs.sort()
-        base = Path(root)
-        for name in [*names, *(d for d in dirs if (base / d).is_symlink())]:
-            relative = (base / name).relative_to(folder).as_posix()
-            if relative != OWNER_FILE:
-                found.append(relative)
-    return sorted(found)
-
-
 def check_replaceable(target: Path) -> None:
-    """Refuse to replace ``target`` unless it is absent, empty, or a folder ``atomic_dir``
-    wrote that holds only the files its manifest lists."""
-    if not target.exists() and not target.is_symlink():
-        return
-    if target.is_symlink() or not target.is_dir():
-        raise RucolaError("exists and is not a folder rucola wrote; refusing to replace it", target)
-    if not any(target.iterdir()):
-        return
-    files = listed_files(target)
-    try:
-        manifest = json.loads((target / OWNER_FILE).read_text(encoding="utf-8"))
-        listed = set(manifest["files"])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
-        raise RucolaError(
-            f"this folder was not written by rucola (no {OWNER_FILE}); refusing to replace it",
-            target,
-            hint="choose another output folder, or remove this one yourself",
-        ) from None
-    foreign = [f for f in files if f not in listed]
-    if foreign:
-        raise RucolaError(
-            f"this folder holds {foreign[0]!r}, which rucola did not write; refusing to replace it",
-            target,
-            hint="move that file elsewhere first",
-        )
+    """Refuse to replace ``target`` unless it is absent, or a file or folder rucola wrote
+    (``rucola.ownership.check_may_replace``)."""
+    check_may_replace(target)
 
 
 def plain_folder_mode(folder: Path) -> None:
@@ -99,15 +78,17 @@ def plain_folder_mode(folder: Path) -> None:
 
 
 def swap_in_dir(staged: Path, target: Path) -> None:
-    """Seal ``staged`` with its manifest and put it in place of ``target``: the old folder
-    is checked again (``check_replaceable``) and moved aside first, so ``target`` is never
-    missing nor half-written."""
-    write_json({"files": listed_files(staged), "written_by": "rucola"}, staged / OWNER_FILE)
+    """Seal ``staged`` with its manifest (files and hashes) and put it in place of
+    ``target``: the old folder is checked again (``check_replaceable``) and moved aside
+    first, so ``target`` is never missing nor half-written."""
+    write_json(folder_record(staged), staged / OWNER_FILE)
     check_replaceable(target)
+    if target.exists() and not target.is_dir():
+        raise RucolaError("exists and is not a folder; refusing to replace it", target)
     if not target.exists():
         os.replace(staged, target)
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+    old = temporary_folder(target, old=True)
     try:
         os.replace(target, old / target.name)
         try:
@@ -125,8 +106,10 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     (``swap_in_dir``). The old folder is checked before any work, too."""
     target = Path(path)
     check_replaceable(target)
+    if target.exists() and not target.is_dir():
+        raise RucolaError("exists and is not a folder; refusing to replace it", target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    tmp = temporary_folder(target)
     plain_folder_mode(tmp)
     try:
         yield tmp
@@ -164,14 +147,6 @@ def write_json(data: Any, path: str | Path) -> None:
 def write_text(text: str, path: str | Path) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
-
-
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def stable_hash(*parts: str, length: int = 16) -> str:

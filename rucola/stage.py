@@ -21,7 +21,6 @@ at the bottom of the import graph).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections import Counter
@@ -44,9 +43,9 @@ from rucola.io import (
     write_json,
     write_parquet,
 )
+from rucola.ownership import STAGED, TEMPORARY, check_may_replace, commit, staged_name
 
 STANDARD_COLUMNS = ["stage", "reason", "detail", "origin"]
-STAGED = "rucola-staged"
 
 
 def _kind(tp: pa.DataType) -> str:
@@ -173,15 +172,21 @@ def summary_line(report: dict[str, Any]) -> str:
 
 def _leftover_pattern(name: str) -> re.Pattern[str]:
     """What a killed run leaves beside ``name``: staged files (``.NAME.rucola-staged``, and
-    the ``atomic_path`` temporary of one, ``..NAME.rucola-staged.XXXXXXXX.tmp``),
-    ``atomic_path`` temporaries (``.NAME.XXXXXXXX.tmp``) and ``atomic_dir`` folders
-    (``.NAME.XXXXXXXX``, ``.NAME.old.XXXXXXXX``). All begin with ``.NAME.``, a name only
-    rucola gives."""
+    the ``atomic_path`` temporary of one, ``..NAME.rucola-staged.XXXXXXXX.rucola-tmp``),
+    ``atomic_path`` temporaries (``.NAME.XXXXXXXX.rucola-tmp``) and ``atomic_dir`` folders
+    (``.NAME.XXXXXXXX.rucola-tmp``, ``.NAME.old.XXXXXXXX.rucola-tmp``). All begin with
+    ``.NAME.`` and end in a suffix only rucola gives, which ``.gitignore`` and
+    ``.dvcignore`` name, so a leftover is never committed."""
     random = r"[A-Za-z0-9_]{8}"
     name = re.escape(name)
+    # Earlier versions named temporaries ``.NAME.XXXXXXXX[.tmp]``; a leftover of
+    # such a run is still removed.
+    legacy = (
+        rf"\.{name}\.({random}\.tmp|{random}|old\.{random})|\.\.{name}\.{STAGED}\.{random}\.tmp"
+    )
     return re.compile(
-        rf"^(\.{name}\.({STAGED}|{random}\.tmp|{random}|old\.{random})"
-        rf"|\.\.{name}\.{STAGED}\.{random}\.tmp)$"
+        rf"^(\.{name}\.({STAGED}|(old\.)?{random}\.{TEMPORARY})"
+        rf"|\.\.{name}\.{STAGED}\.{random}\.{TEMPORARY}|{legacy})$"
     )
 
 
@@ -298,9 +303,12 @@ class StageRun:
 
     # -- staged outputs -------------------------------------------------------------
     def path(self, target: str | Path) -> Path:
-        """Where to write ``target`` now; it moves into place when the run succeeds."""
+        """Where to write ``target`` now; it moves into place when the run succeeds, if
+        rucola may replace what is there (``rucola.ownership``): asked now, before any
+        work, and again at the commit."""
         target = Path(target)
-        staged = target.parent / f".{target.name}.{STAGED}"
+        check_may_replace(target)
+        staged = staged_name(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         self._staged[target] = staged
         return staged
@@ -368,6 +376,7 @@ class StageRun:
     def __enter__(self) -> StageRun:
         for target in self.targets:
             remove_leftovers(target)
+            check_may_replace(target)  # a user's file at an output path: refused up front
         return self
 
     def __exit__(
@@ -390,10 +399,10 @@ class StageRun:
         for target, staged in self._staged.items():
             if not staged.exists():
                 raise AssertionError(f"{self.stage}: {target} was staged but never written")
-        for target in self._folders:  # refuse before anything moves
-            check_replaceable(target)
+        for target in self._staged:  # refuse before anything moves
+            check_may_replace(target)
         for target, staged in self._staged.items():
             if target in self._folders:
                 swap_in_dir(staged, target)
             else:
-                os.replace(staged, target)
+                commit(staged, target)

@@ -32,6 +32,7 @@ from typing import Any
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_json
 from rucola.names import check_name, child, inside_repository
+from rucola.ownership import in_scratch, is_owned_file, remove, remove_empty_folder
 from rucola.params import lookup
 
 ROOT = Path("reports/inputs")
@@ -157,29 +158,37 @@ def _target(family: str, name: str) -> Path:
 
 
 def prune(family: str, keep: Iterable[str], root: Path = ROOT) -> list[Path]:
-    """Remove the family's fingerprints whose name is not in ``keep`` (only files this
-    module wrote: JSON naming this family and that name), then empty folders."""
+    """Remove the family's fingerprints whose name is not in ``keep``, then empty folders.
+
+    Deletion goes through ``rucola.ownership.remove``: a file rucola recorded writing (or
+    ``dvc.lock`` records), or one that names this family and that name, which only this
+    module writes; anything else there is left where it is."""
     folder = root / family
     keep = set(keep)
     removed = []
     if not folder.is_dir():
         return removed
-    for file in sorted(folder.rglob("*.json")):
-        if file.parent == folder and file.name == INDEX:
-            continue
+
+    def names_itself(file: Path) -> bool:
         name = file.relative_to(folder).as_posix()[: -len(".json")]
-        if name in keep:
-            continue
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return False
+        return isinstance(data, dict) and data.get("family") == family and data.get("name") == name
+
+    for file in sorted(folder.rglob("*.json")):
+        if file.parent == folder and file.name == INDEX:
             continue
-        if isinstance(data, dict) and data.get("family") == family and data.get("name") == name:
-            file.unlink()
+        if file.relative_to(folder).as_posix()[: -len(".json")] in keep:
+            continue
+        if in_scratch(file.relative_to(folder)):
+            continue
+        if names_itself(file) or is_owned_file(file):
+            remove(file, claim=names_itself)
             removed.append(file)
     for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
-        if not any(sub.iterdir()):
-            sub.rmdir()
+        remove_empty_folder(sub)
     return removed
 
 

@@ -5,7 +5,8 @@
 the JSON report, together with the SHA-256 of the validated file, which the release stage
 checks before it builds anything. The report holds no timestamps and keeps the suite's
 order, so identical inputs give a byte-identical report. The Data Docs are GX's own HTML
-site (they do carry the run time).
+site, built with a run id that depends on the data only (``_run_id``), so identical inputs
+give the same pages at the same paths.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ os.environ["GX_ANALYTICS_ENABLED"] = "False"  # before great_expectations is imp
 
 import logging  # noqa: E402
 import math  # noqa: E402
+import re  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
+from datetime import UTC, datetime  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -43,6 +46,10 @@ from rucola.validation.suite import (  # noqa: E402
 REPORT_ROWS = 50  # offending rows per expectation kept in the report
 SUMMARY_ROWS = 10  # ... and printed by ValidationResult.summary()
 DOCS_SITE = "rucola"
+FIXED_RUN_TIME = datetime(2000, 1, 1, tzinfo=UTC)  # see _run_id
+_BUILD_STAMP = re.compile(r"\?d=\d{8}T\d{6}\.\d{6}Z")
+_TIME = re.compile(r"\d{8}T\d{6}\.\d{6}Z")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 @dataclass(frozen=True)
@@ -202,7 +209,18 @@ def _outcome(check: Check, result: Any, balance: pd.DataFrame) -> dict[str, Any]
     }
 
 
-def _run(context, checks: list[Check], frames: dict[str, pd.DataFrame]) -> dict[str, Any]:
+def _run_id(digest: str):
+    """A run id that depends on the data only: GX names the Data Docs pages of a run by
+    its name and time, so a run time of now would give new paths (and bytes) every run.
+    The name carries the data's hash; the time is fixed and means nothing."""
+    from great_expectations.core.run_identifier import RunIdentifier
+
+    return RunIdentifier(run_name=f"data-{digest[:16]}", run_time=FIXED_RUN_TIME)
+
+
+def _run(
+    context, checks: list[Check], frames: dict[str, pd.DataFrame], digest: str
+) -> dict[str, Any]:
     """Run one suite per table through GX; results keyed by check name."""
     import great_expectations as gx
 
@@ -216,6 +234,7 @@ def _run(context, checks: list[Check], frames: dict[str, pd.DataFrame]) -> dict[
             gx.ValidationDefinition(name=f"rucola_{table}", data=batch, suite=suite)
         )
         run = definition.run(
+            run_id=_run_id(digest),
             batch_parameters={"dataframe": frames[table]},
             result_format={
                 "result_format": "COMPLETE",
@@ -226,6 +245,17 @@ def _run(context, checks: list[Check], frames: dict[str, pd.DataFrame]) -> dict[
         for result in run.results:
             results[(result.expectation_config.meta or {}).get("name")] = result
     return results
+
+
+def _steady(page: str) -> str:
+    """A Data Docs page without what changes from run to run: the build time GX appends
+    to its logo's URL, the load time of the batch (shown as "not recorded"), and the
+    random ids of collapsible blocks (numbered in order of appearance instead)."""
+    page = _BUILD_STAMP.sub("", page)
+    fixed = FIXED_RUN_TIME.strftime("%Y%m%dT%H%M%S.%fZ")
+    page = _TIME.sub(lambda m: m.group() if m.group() == fixed else "not recorded", page)
+    numbers: dict[str, str] = {}
+    return _UUID.sub(lambda m: numbers.setdefault(m.group(), f"block-{len(numbers) + 1}"), page)
 
 
 def _build_docs(context, docs_dir: Path) -> None:
@@ -245,6 +275,8 @@ def _build_docs(context, docs_dir: Path) -> None:
         context.build_data_docs(site_names=[DOCS_SITE])
         if not (tmp / "index.html").is_file():
             raise RuntimeError(f"Great Expectations built no index.html under {tmp}")
+        for page in sorted(tmp.rglob("*.html")):
+            page.write_text(_steady(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def validate_split(
@@ -261,7 +293,7 @@ def validate_split(
     balance = balance_table(frame, params)
 
     context = _context()
-    results = _run(context, checks, {ROWS: frame, BALANCE: balance})
+    results = _run(context, checks, {ROWS: frame, BALANCE: balance}, digest)
     outcomes = [_outcome(c, results.get(c.name), balance) for c in checks]
     if docs_dir is not None:
         _build_docs(context, Path(docs_dir))

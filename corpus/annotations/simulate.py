@@ -490,14 +490,26 @@ def write_results(sim: Simulation, out_dir: Path, fmt: str = "toloka") -> list[s
     """``stage1/`` and ``stage2/`` answer files in ``fmt``; Label Studio users are numbered
     over both stages' workers in sorted order, so a worker is one user throughout. The
     other format's file, left by an earlier run, is removed: the merge reads a folder's
-    files of both formats, and would count every answer twice."""
+    files of both formats, and would count every answer twice. Only files rucola wrote
+    are replaced or removed (``rucola.ownership``): every one is checked before the first
+    is touched, so a person's answers there make the command refuse, changing nothing."""
+    from rucola.ownership import check_may_replace, remove
+
     workers = sorted(set(sim.votes1["worker"]) | set(sim.votes2["worker"]))
     users = {w: ls.OWNER + 1 + i for i, w in enumerate(workers)}
+    paths = {stage: out_dir / f"stage{stage}" / FORMATS[fmt] for stage in (1, 2)}
+    others = [
+        path.parent / name
+        for path in paths.values()
+        for name in sorted(set(FORMATS.values()) - {path.name})
+    ]
+    for path in [*paths.values(), *others]:
+        check_may_replace(path, action="replace or delete")
+    for other in others:
+        remove(other)
     files = []
     for stage, frame, votes in ((1, sim.stage1, sim.votes1), (2, sim.stage2, sim.votes2)):
-        path = out_dir / f"stage{stage}" / FORMATS[fmt]
-        for name in set(FORMATS.values()) - {path.name}:
-            (path.parent / name).unlink(missing_ok=True)
+        path = paths[stage]
         if fmt == "toloka":
             tl.write_toloka(frame, path)
         else:
