@@ -25,7 +25,7 @@ import razdel
 
 from rucola.corpus.dedup import sentence_key
 from rucola.corpus.normalize import normalize_text, text_fault
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, check_header
 from rucola.io import stable_hash
 from rucola.settings import GenerationSource, defaults_of, validated
 
@@ -105,7 +105,7 @@ def _read_tsv(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[Sourc
     out: list[SourceSentence] = []
     with open(path, encoding=s["encoding"], newline="") as handle:
         reader = csv.DictReader(handle, delimiter=delimiter)
-        header = reader.fieldnames or []
+        header = reader.fieldnames = check_header(list(reader.fieldnames or []), path)
         for lang, column in s["columns"].items():
             if column not in header:
                 raise RucolaError(

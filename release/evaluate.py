@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import matthews_corrcoef
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, check_header
 from rucola.io import write_json
 from rucola.stage import read_frame
 
@@ -34,6 +34,8 @@ def read_predictions(path: str | Path) -> pd.Series:
     if not text.strip():  # an empty submission predicts nothing: scoring names the ids
         return pd.Series({}, name="prediction", dtype="int64")
     reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames:
+        reader.fieldnames = check_header(list(reader.fieldnames), path)
     if not reader.fieldnames or not {"id", "acceptable"} <= set(reader.fieldnames):
         raise RucolaError(
             "expected the columns id,acceptable (the sample_submission layout)", path, 1

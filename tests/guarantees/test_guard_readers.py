@@ -137,6 +137,32 @@ def test_a_golden_set_with_a_repeated_column_is_refused(tmp_path):
     assert (info.value.path, info.value.line) == (str(path), 1)
 
 
+def test_a_submission_with_a_repeated_column_is_refused(tmp_path):
+    """Issue 23, defect 7 (every tabular reader): predictions with two ``acceptable``
+    columns were scored on the last one."""
+    from rucola.errors import RucolaError
+    from rucola.release.evaluate import read_predictions
+
+    path = write_rows(tmp_path / "sub.csv", [["id", "acceptable", "acceptable"], ["0", "1", "0"]],
+                      ",")  # fmt: skip
+    with pytest.raises(RucolaError, match=r"duplicated column\(s\) acceptable") as info:
+        read_predictions(path)
+    assert (info.value.path, info.value.line) == (str(path), 1)
+
+
+def test_a_generation_source_with_a_repeated_column_is_refused(tmp_path):
+    """Issue 23, defect 7 (every tabular reader): a parallel TSV with two ``ru`` columns
+    sent the last one to the generators."""
+    from rucola.errors import RucolaError
+    from rucola.generation.sources import _read_tsv
+
+    path = write_rows(tmp_path / "pairs.tsv", [["ru", "en", "ru"], ["Он спит.", "He sleeps.", "x"]],
+                      "\t")  # fmt: skip
+    with pytest.raises(RucolaError, match=r"duplicated column\(s\) ru") as info:
+        _read_tsv(path, {"encoding": "utf-8", "columns": {"ru": "ru", "en": "en"}}, "pairs")
+    assert (info.value.path, info.value.line) == (str(path), 1)
+
+
 # -- Label Studio exports: wrong shapes, non-boolean booleans, every vote a fate ----------
 
 
