@@ -276,12 +276,20 @@ def _load(path: Path) -> list[dict[str, Any]]:
         raise RucolaError(f"not UTF-8 text ({exc.reason})", path) from exc
     except json.JSONDecodeError as exc:
         raise RucolaError(f"not valid JSON: {exc.msg}", path, exc.lineno) from exc
-    if not isinstance(data, list) or not all(isinstance(t, dict) for t in data):
+    if not isinstance(data, list):
         raise RucolaError(
             "not a Label Studio export: expected a JSON list of tasks",
             path,
             hint="export the project as JSON (not JSON-MIN or CSV)",
         )
+    for index, task in enumerate(data, start=1):
+        if not isinstance(task, dict):
+            raise RucolaError(
+                f"task #{index} must be a JSON object, not "
+                f"{json.dumps(task, ensure_ascii=False)[:60]}",
+                path,
+                hint="export the project as JSON (not JSON-MIN or CSV)",
+            )
     return data
 
 
