@@ -55,8 +55,9 @@ def check_header(names: list[str], path: str | Path, line: int = 1) -> list[str]
             repeated.append(seen[key])
         seen.setdefault(key, name)
     if repeated:
+        shown = ", ".join(name or "'' (empty header cells)" for name in repeated)
         raise RucolaError(
-            f"duplicated column(s) {', '.join(repeated)} in the header",
+            f"duplicated column(s) {shown} in the header",
             path,
             line,
             hint="give each column one header cell: which one holds the data is ambiguous",
