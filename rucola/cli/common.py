@@ -28,7 +28,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar, get_args
 
-import click
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -87,7 +86,8 @@ def _fail(text: str) -> NoReturn:
 
 def os_error_line(exc: OSError) -> str:
     """An OSError as one line: the path (both, for a rename), what went wrong, a hint."""
-    reason = exc.strerror or type(exc).__name__
+    # the system's words for a known errno: Arrow's message around them adds nothing
+    reason = os.strerror(exc.errno) if exc.errno else exc.strerror or type(exc).__name__
     paths = [str(os.fsdecode(p)) for p in (exc.filename, exc.filename2) if p is not None]
     text = f"{' -> '.join(paths)}: {reason}" if paths else reason
     hint = _OS_HINTS.get(exc.errno) if exc.errno is not None else None
@@ -99,9 +99,7 @@ def error_boundary() -> Iterator[None]:
     """The one place a command's errors become a line on stderr and exit 1 (see the module
     docstring); with ``--debug`` the exception and its traceback go through instead."""
     try:
-        yield
-    except (click.exceptions.Exit, click.ClickException, click.Abort):
-        raise  # usage errors (exit 2) and a command's own exit code: click's to report
+        yield  # usage errors (exit 2) and typer.Exit are none of these: they pass on
     except RucolaError as exc:
         if state["debug"]:
             raise
@@ -120,7 +118,7 @@ class BoundaryGroup(TyperGroup):
     """The root ``rucola`` group: every command, in every subgroup, runs inside
     :func:`error_boundary`, because a group invokes its subcommands from ``invoke``."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         with error_boundary():
             return super().invoke(ctx)
 
