@@ -118,39 +118,64 @@ def _read(path: Path) -> str:
         raise RucolaError("not valid UTF-8 (save the params file as UTF-8)", path, line) from None
 
 
-class _AliasFound(Exception):
-    def __init__(self, anchor: str, line: int) -> None:
-        super().__init__(anchor)
-        self.anchor, self.line = anchor, line
+# The most values a params file may hold once its aliases are expanded: the real one holds
+# a few hundred; a "billion laughs" (nine nested aliases of nine items) holds 9**9.
+MAX_VALUES = 100_000
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """A YAML loader that refuses aliases (``*name``, ``<<: *name``) as it meets them.
+class _Loader(yaml.SafeLoader):
+    """A YAML loader that remembers where the first alias (``*name``) is. An alias repeats
+    a node without copying it (``yaml.safe_dump`` writes them for a value used twice),
+    so a 20-line file can hold 9**9 values, and checking them took minutes before the
+    error came; :func:`_expanded` counts them, at the cost of the distinct nodes only."""
 
-    An alias repeats a node without copying it, so nine nested aliases of nine items (the
-    "billion laughs") make a 20-line file hold 9**9 values, and checking them took minutes
-    before the error came. Params never need one: each key is written out once."""
+    first_alias: tuple[str, int] | None = None
 
     def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
+        if self.first_alias is None and self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise _AliasFound(str(event.anchor), event.start_mark.line + 1)
+            self.first_alias = (str(event.anchor), event.start_mark.line + 1)
         return super().compose_node(parent, index)  # type: ignore[no-any-return]
+
+
+def _expanded(node: yaml.Node, memo: dict[int, int]) -> int:
+    """How many values ``node`` holds with every alias expanded (a cycle: too many)."""
+    key = id(node)
+    if key in memo:
+        if memo[key] < 0:  # still being counted: the node contains itself
+            return MAX_VALUES + 1
+        return memo[key]
+    memo[key] = -1
+    total = 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            total += _expanded(k, memo) + _expanded(v, memo)
+            if total > MAX_VALUES:
+                break
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            total += _expanded(item, memo)
+            if total > MAX_VALUES:
+                break
+    memo[key] = total
+    return total
 
 
 def _parse(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
     """The YAML node tree (for line numbers) and the data it holds."""
-    loader = _NoAliasLoader(text)
+    loader = _Loader(text)
     try:
         root = loader.get_single_node()
+        alias = loader.first_alias
+        if root is not None and alias is not None and _expanded(root, {}) > MAX_VALUES:
+            raise RucolaError(
+                f"the YAML aliases (the first: *{alias[0]}) expand to more than "
+                f"{MAX_VALUES} values",
+                path,
+                alias[1],
+                hint="write the values out; no params file needs that many",
+            )
         return root, None if root is None else loader.construct_document(root)
-    except _AliasFound as exc:
-        raise RucolaError(
-            f"the YAML alias *{exc.anchor}: params files may not use anchors and aliases",
-            path,
-            exc.line,
-            hint="write the value out where it is needed",
-        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

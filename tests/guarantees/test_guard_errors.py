@@ -446,6 +446,16 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path):
     line = one_line(done.stderr)
     assert line.startswith("error: params.yaml:3: ") and "alias" in line
     assert files(tmp_path) == before
+    # A value used twice, which yaml.safe_dump writes as an anchor and an alias, still loads.
+    from rucola.params import load_params
+
+    shared = {"method": "perturbation", "sources": ["Wiki"]}
+    generate = {"sources": {"Wiki": {"path": "w.txt"}}, "generators": {"a": shared, "b": shared}}
+    text = yaml.safe_dump({"generate": generate})
+    assert "*id001" in text
+    (tmp_path / "shared.yaml").write_text(text, encoding="utf-8")
+    loaded = load_params(tmp_path / "shared.yaml")["generate"]["generators"]
+    assert loaded["a"] == loaded["b"] and loaded["a"]["method"] == "perturbation"
 
 
 def test_an_m2_categories_error_names_the_params_file_given_and_its_line(run_cli, tmp_path):
