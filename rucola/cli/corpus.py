@@ -54,7 +54,8 @@ def measure(
     out_path: OutOption = None,
     report: ReportOption = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="processes; default: filter.workers")
+        int | None,
+        typer.Option("--workers", min=1, max=256, help="processes; default: filter.workers"),
     ] = None,
     params_file: ParamsOption = None,
 ) -> None:
