@@ -131,6 +131,39 @@ def test_entering_removes_what_a_killed_run_left(tmp_path):
     assert remove_leftovers(tmp_path / "missing" / "x.parquet") == []
 
 
+def test_entering_removes_the_git_ignored_leftovers_of_today(tmp_path):
+    """The names writers give now (``rucola.ownership``): all end in ``.rucola-staged`` or
+    ``.rucola-tmp``; a killed run's are gone once the stage runs again."""
+    leftovers = [
+        ".out.parquet.rucola-staged",
+        "..out.parquet.rucola-staged.k3j_x9a2.rucola-tmp",
+        ".out.parquet.abcd1234.rucola-tmp",
+    ]
+    for name in leftovers:
+        (tmp_path / name).write_text("half", encoding="utf-8")
+    for name in (".docs.x1y2z3w4.rucola-tmp", ".docs.old.x1y2z3w4.rucola-tmp"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "index.html").write_text("half", encoding="utf-8")
+    with StageRun("demo", report=None, out=tmp_path / "out.parquet", outputs=[tmp_path / "docs"]):
+        pass
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_persons_file_at_an_output_path_is_refused_on_entering(tmp_path):
+    """``StageRun`` asks ``rucola.ownership`` before any work: a file rucola did not write
+    at an output path is refused, named, and left as it was."""
+    mine = tmp_path / "report.json"
+    mine.write_text("{}\n", encoding="utf-8")
+    with (
+        pytest.raises(RucolaError, match="not written by rucola") as caught,
+        StageRun("demo", report=mine, out=tmp_path / "out.parquet"),
+    ):
+        raise AssertionError("the body never runs")
+    assert caught.value.path == str(mine)
+    assert mine.read_text(encoding="utf-8") == "{}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+
+
 def test_a_folder_output_replaces_the_old_folder_only_when_the_run_succeeds(tmp_path):
     target = tmp_path / "docs"
     for text, fail in (("one", False), ("two", True)):
