@@ -394,7 +394,18 @@ def render_changelog(path: Path, section: str) -> str:
 
 
 def write_changelog(path: Path, text: str) -> None:
-    """Write the full text from ``render_changelog`` (after the Hub accepted the release)."""
-    from rucola.io import write_text
+    """Write the full text from ``render_changelog`` (after the Hub accepted the release).
 
-    write_text(text, path)
+    The changelog is the maintainers' file, committed to git, that each publish prepends a
+    section to: rucola may replace it when the new text is the old one with a section added
+    under the title (the ownership claim below), and refuses when it changed since."""
+    from rucola.io import atomic_path
+
+    def only_prepended(current: Path) -> bool:
+        title = "# Changelog\n\n"
+        old = current.read_text(encoding="utf-8")
+        body = old[len(title) :] if old.startswith(title) else old
+        return current.is_file() and text.startswith(title) and text.endswith(body)
+
+    with atomic_path(path, claim=only_prepended) as tmp:
+        tmp.write_text(text, encoding="utf-8")

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from rucola.errors import RucolaError
+from rucola.io import write_text
 from rucola.release.baseline import baseline
 
 
@@ -65,7 +66,7 @@ def project(tmp_path: Path) -> Path:
     the published RuCoLA CSV layout outside it."""
     root = tmp_path / "project"
     (root / "reports").mkdir(parents=True)
-    (root / "reports/baseline.json").write_text(PIPELINE_REPORT)
+    write_text(PIPELINE_REPORT, root / "reports/baseline.json")  # as the pipeline wrote it
     (root / "params.yaml").write_text(
         "baseline:\n  input: split.parquet\n  report: reports/baseline.json\n"
     )

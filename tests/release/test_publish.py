@@ -401,7 +401,7 @@ def test_missing_private_repo_created_private(run_cli, project, monkeypatch, onl
     ]
     assert hub.repos["org/rucola-private"] is True
     assert [c["repo"] for c in hub.commits] == ["org/rucola-private", "org/rucola"]
-    assert set(hub.commits[0]["files"]) == {"test_gold.parquet"}
+    assert set(hub.commits[0]["files"]) == {"test_gold.parquet", "source.json"}
     # created, then asked again before the first upload
     gets = [r["path"] for r in hub.requests if r["method"] == "GET"]
     assert gets[:2] == ["/api/datasets/org/rucola-private"] * 2

@@ -438,4 +438,6 @@ def test_publish_refuses_public_votes_that_leak(run_cli, tmp_path, monkeypatch, 
         table = table.append_column("worker", table.column("annotator"))
         pq.write_table(table, folder / "validation.parquet")
     code, _, stderr = run_cli(*PUBLISH, "--dry-run", cwd=root)
-    assert code == 1 and "the public votes carry" in stderr
+    # refused before any check of the votes themselves: the build did not write these bytes
+    assert code == 1 and "publish manifest" in stderr
+    assert f"data/release/rucola/votes/{'test' if leak == 'test_votes' else 'validation'}" in stderr
