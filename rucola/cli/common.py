@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -84,11 +85,29 @@ def _fail(text: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+def shown_path(path: str) -> str:
+    """``path`` as the user named it: the staged or temporary name a writer was using
+    (``.NAME.rucola-staged``, ``.NAME.XXXXXXXX.rucola-tmp``, see ``rucola.ownership``) is
+    shown as the output ``NAME`` it stands for."""
+    from rucola.ownership import STAGED, TEMPORARY
+
+    pattern = re.compile(
+        rf"\.\.?(?P<name>.+?)(?P<staged>\.{STAGED})?(?P<tmp>\.[A-Za-z0-9_]{{8}}\.{TEMPORARY})?"
+    )
+    parts = []
+    for part in Path(path).parts:
+        found = pattern.fullmatch(part)
+        named = found is not None and (found["staged"] or found["tmp"])
+        parts.append(found["name"] if named and found is not None else part)
+    return str(Path(*parts)) if parts else path
+
+
 def os_error_line(exc: OSError) -> str:
     """An OSError as one line: the path (both, for a rename), what went wrong, a hint."""
     # the system's words for a known errno: Arrow's message around them adds nothing
     reason = os.strerror(exc.errno) if exc.errno else exc.strerror or type(exc).__name__
-    paths = [str(os.fsdecode(p)) for p in (exc.filename, exc.filename2) if p is not None]
+    names = (exc.filename, exc.filename2)
+    paths = [shown_path(os.fsdecode(p)) for p in names if isinstance(p, str | bytes)]
     text = f"{' -> '.join(paths)}: {reason}" if paths else reason
     hint = _OS_HINTS.get(exc.errno) if exc.errno is not None else None
     return f"{text} (hint: {hint})" if hint else text

@@ -345,7 +345,8 @@ def test_a_write_that_fails_is_one_line_naming_the_path_and_nothing_changes(
     exit_code, _, stderr = run_cli("split", cwd=tmp_path)
     assert exit_code == 1
     line = one_line(stderr)
-    assert line.startswith("error: out") and "split.parquet" in line and words in line
+    # named as the output it stands for, not by the staged file being written
+    assert line.startswith(f"error: out/split.parquet: {words} (hint: "), line
     assert files(tmp_path) == before  # nothing partial, nothing staged left behind
 
 
@@ -382,7 +383,7 @@ def test_a_real_full_disk_is_one_line_and_the_previous_outputs_stay(run_cli, tmp
         code, _, stderr = run_cli("split", cwd=disk)
         assert code == 1
         line = one_line(stderr)
-        assert line.startswith("error: out") and "No space left on device" in line
+        assert line.startswith("error: out/split.parquet: No space left on device"), line
         assert files(disk) == before
 
 
@@ -399,7 +400,7 @@ def test_a_real_read_only_mount_is_one_line(run_cli, tmp_path):
         code, _, stderr = run_cli("split", cwd=tmp_path)
         assert code == 1
         line = one_line(stderr)
-        assert "out/" in line and "split.parquet" in line and "Read-only file system" in line
+        assert f"{tmp_path}/out/split.parquet: Read-only file system" in line, line
         assert not any((tmp_path / "out").iterdir())
 
 
