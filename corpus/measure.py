@@ -197,7 +197,8 @@ def measure(
     """
     global _METER
     hint = "run the previous stage first"
-    source = open_parquet(input_path, "input", ["sentence"], hint=hint)
+    text = pa.schema([row_schema.BASE_SCHEMA.field("sentence")])  # read_table checks it
+    source = open_parquet(input_path, "input", ["sentence"], hint=hint, types=text)
     names = source.schema_arrow.names
     added = [field.name for field in row_schema.MEASURE_FIELDS]
     kept = [n for n in names if n not in added]

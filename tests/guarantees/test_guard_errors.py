@@ -314,14 +314,27 @@ def test_a_column_of_the_wrong_type_is_named_with_its_file(
     assert files(tmp_path) == before
 
 
+def test_a_sentence_that_is_not_text_is_named_with_its_file(run_cli, tmp_path):
+    """Issue 23, defect 9 (the same hole in ``rucola measure``): a ``sentence`` column of
+    numbers was a TypeError inside a worker process."""
+    write_rows(pd.DataFrame({"sentence": [1, 2, 3]}), tmp_path / "rows.parquet")
+    before = files(tmp_path)
+    args = ["--input", "rows.parquet", "--out", "out/m.parquet", "--report", "out/m.json"]
+    code, _, stderr = run_cli("measure", *args, "--workers", "1", cwd=tmp_path)
+    assert code == 1
+    line = one_line(stderr)
+    assert line.startswith("error: rows.parquet: ") and "'sentence'" in line
+    assert "integer" in line and "text" in line
+    assert files(tmp_path) == before
+
+
 # --- 4. a failing disk ---------------------------------------------------------------------
 
 
-def _previous_split(folder: Path, out: str = "out") -> dict[str, bytes]:
-    """A split that succeeded once (its outputs must survive a failing run untouched)."""
+def _previous_split(folder: Path, out: str = "out") -> None:
+    """The input and params of a split (whose outputs must survive a failing run)."""
     write_rows(filtered_rows(), folder / "filtered.parquet")
     split_params(folder, out)
-    return {}
 
 
 @pytest.mark.parametrize(
