@@ -7,7 +7,7 @@ its files are listed under ``rucola_csv/``. ``rucola release publish`` uploads e
 files, after checking each one's size and hash, and refuses any other file found in the
 public folder or the CSV folder (a worker table, a copy of the gold), naming it: what a
 build did not write is never published, whoever put it there. The manifest itself and the
-folders' ownership record (``rucola.io.OWNER_FILE``) are the folders' own bookkeeping.
+folders' ownership records (``rucola.ownership``) are the folders' own bookkeeping.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ import pyarrow.parquet as pq
 
 from rucola.corpus.sources.rucola_csv import PUBLISHED_FILES
 from rucola.errors import RucolaError
-from rucola.io import OWNER_FILE, file_sha256
+from rucola.io import file_sha256
+from rucola.ownership import BOOKKEEPING as OWNERSHIP_FILES
 
 MANIFEST_FILE = "release_manifest.json"
 COMPAT_PREFIX = "rucola_csv/"  # where the CSV layout goes in the Hub repository
-BOOKKEEPING = {MANIFEST_FILE, OWNER_FILE}
+# the manifest, and the ownership records (``.rucola-output.json``, ``.rucola-written``)
+BOOKKEEPING = {MANIFEST_FILE, *OWNERSHIP_FILES}
 FORMAT = 1
 
 

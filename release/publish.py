@@ -32,7 +32,8 @@ import pyarrow.parquet as pq
 
 from rucola.corpus import schema
 from rucola.errors import RucolaError
-from rucola.io import OWNER_FILE, file_sha256
+from rucola.io import file_sha256
+from rucola.ownership import BOOKKEEPING as OWNERSHIP_FILES
 from rucola.release.manifest import MANIFEST_FILE, render, verified_files, with_file
 from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publishable
 
@@ -216,7 +217,7 @@ def _planned(folder: Path, prefix: str = "") -> list[PlannedFile]:
     return [
         PlannedFile(p, prefix + p.relative_to(folder).as_posix(), p.stat().st_size, file_sha256(p))
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.relative_to(folder).as_posix() != OWNER_FILE
+        if p.is_file() and p.relative_to(folder).as_posix() not in OWNERSHIP_FILES
     ]
 
 
