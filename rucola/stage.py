@@ -21,10 +21,11 @@ at the bottom of the import graph).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -43,7 +44,19 @@ from rucola.io import (
     write_json,
     write_parquet,
 )
-from rucola.ownership import STAGED, TEMPORARY, check_may_replace, commit, staged_name
+from rucola.ownership import (
+    STAGED,
+    TEMPORARY,
+    check_may_replace,
+    commit,
+    file_sha256,
+    forget,
+    is_owned_file,
+    record,
+    staged_name,
+    temporary_file,
+    temporary_folder,
+)
 
 STANDARD_COLUMNS = ["stage", "reason", "detail", "origin"]
 
@@ -226,6 +239,78 @@ def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
+# -- committing the outputs all together ---------------------------------------------
+# A move into place can fail half-way through a stage's outputs (a full disk when the
+# ownership record is written, an I/O error), and the first outputs would then be new and
+# the rest old: a report that does not describe its data. So each old output is kept aside
+# first (a hard link for a file, the folder itself moved for a folder; both under rucola's
+# temporary names, which the next run removes if this one is killed), and a failing move
+# puts every output already moved back as it was, with its ownership record.
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def _keep_aside(target: Path) -> tuple[Path | None, Path | None]:
+    """(where the old ``target`` waits while the new one moves in, what to remove once the
+    commit is over); (None, None) if there is no old one. A file stays in place (a hard
+    link keeps it), so ``target`` is never missing."""
+    if target.is_dir() and not target.is_symlink():
+        scratch = temporary_folder(target, old=True)
+        os.replace(target, scratch / target.name)
+        return scratch / target.name, scratch
+    if not target.exists():
+        return None, None
+    aside = temporary_file(target)
+    aside.unlink()
+    try:
+        os.link(target, aside)
+    except OSError:  # no hard links here (some mounts): a copy keeps bytes and attributes
+        shutil.copy2(target, aside)
+    return aside, aside
+
+
+def _put_back(target: Path, aside: Path | None) -> None:
+    """``target`` as it was before the commit began."""
+    if target.exists() or target.is_symlink():
+        _remove(target)
+    if aside is None:
+        forget(target)  # the new output's ledger entry must not outlive it
+        return
+    os.replace(aside, target)
+    if target.is_file() and not is_owned_file(target):
+        record(target, file_sha256(target))  # the ledger held the new file's hash
+
+
+def commit_together(moves: Iterable[tuple[Path, Path]], folders: set[Path]) -> None:
+    """Move each ``(staged, target)`` into place (a target in ``folders`` is a folder
+    output); if any move fails, every target is put back as it was and the error goes on.
+    The caller has checked that rucola may replace every target."""
+    undo: list[Callable[[], None]] = []
+    scratch: list[Path] = []
+    try:
+        for staged, target in moves:
+            old, leftover = _keep_aside(target)
+            if leftover is not None:
+                scratch.append(leftover)
+            undo.append(lambda target=target, old=old: _put_back(target, old))
+            if target in folders:
+                swap_in_dir(staged, target)
+            else:
+                commit(staged, target)
+    except BaseException:
+        for step in reversed(undo):
+            step()
+        raise
+    finally:
+        for path in scratch:
+            _remove(path)
+
+
 class StageRun:
     """One run of a row stage: counts, set-aside rows, and staged outputs.
 
@@ -401,8 +486,5 @@ class StageRun:
                 raise AssertionError(f"{self.stage}: {target} was staged but never written")
         for target in self._staged:  # refuse before anything moves
             check_may_replace(target)
-        for target, staged in self._staged.items():
-            if target in self._folders:
-                swap_in_dir(staged, target)
-            else:
-                commit(staged, target)
+        # all of them or none: a move failing half-way puts the old outputs back
+        commit_together(((s, t) for t, s in self._staged.items()), self._folders)

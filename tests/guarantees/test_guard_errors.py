@@ -363,6 +363,68 @@ def test_a_write_that_fails_is_one_line_naming_the_path_and_nothing_changes(
     assert files(tmp_path) == before  # nothing partial, nothing staged left behind
 
 
+def _failing_replace(monkeypatch: Any, name: str) -> None:
+    """``os.replace`` fails (an I/O error) the first time it moves anything onto a file or
+    folder called ``name``: the commit of that output, after the outputs before it moved
+    in (putting the old one back may then succeed)."""
+    real = os.replace
+    failed: list[Any] = []
+
+    def replace(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+        if Path(dst).name == name and not failed:
+            failed.append(dst)
+            raise OSError(errno.EIO, "Input/output error", str(dst))
+        real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
+@pytest.mark.parametrize("previous", [True, False], ids=["over old outputs", "first run"])
+def test_a_commit_that_fails_half_way_puts_every_output_back(
+    run_cli, tmp_path, monkeypatch, previous
+):
+    """Issue 23, build 3 ("no partial output in any case"): when the move of the second
+    output (the report) into place fails, the first (the rows) used to stay new beside the
+    old report. Now every output is as before the run, and the next run may replace them."""
+    _previous_split(tmp_path)
+    if previous:
+        assert run_cli("split", cwd=tmp_path)[0] == 0
+    changed = filtered_rows()
+    changed["sentence"] = changed["sentence"] + " Ещё."
+    write_rows(changed, tmp_path / "filtered.parquet")
+    before = files(tmp_path)
+    with monkeypatch.context() as patch:
+        _failing_replace(patch, "split.json")
+        code, _, stderr = run_cli("split", cwd=tmp_path)
+    assert code == 1
+    assert one_line(stderr).startswith("error: out/split.json: Input/output error")
+    assert files(tmp_path) == before  # nothing new, nothing lost, nothing left staged
+    assert run_cli("split", cwd=tmp_path)[0] == 0  # the old outputs are still rucola's
+
+
+def test_a_folder_output_is_put_back_too(tmp_path, monkeypatch):
+    """Issue 23, build 3: a folder output (as the release writes) that moved in before a
+    later output failed is put back as it was, its manifest included."""
+    from rucola.stage import StageRun
+
+    monkeypatch.chdir(tmp_path)
+
+    def run(text: str) -> None:
+        with StageRun("test", report=None, outputs=["folder", "report.json"]) as stage:
+            (stage.folder("folder") / "data.txt").write_text(text, encoding="utf-8")
+            stage.path("report.json").write_text(text, encoding="utf-8")
+
+    run("old")
+    before = files(tmp_path)
+    with monkeypatch.context() as patch:
+        _failing_replace(patch, "report.json")
+        with pytest.raises(OSError, match="Input/output error"):
+            run("new")
+    assert files(tmp_path) == before
+    run("newer")
+    assert (tmp_path / "folder/data.txt").read_text(encoding="utf-8") == "newer"
+
+
 @contextmanager
 def mounted(target: Path, options: str, source: str = "tmpfs") -> Iterator[Path]:
     """A real filesystem mounted at ``target`` for the test, or skip where not allowed."""
