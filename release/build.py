@@ -83,13 +83,10 @@ RELEASE_COLUMNS = schema.RELEASE_SCHEMA.names
 HIDDEN = schema.HIDDEN_COLUMNS  # with the label, null in public test
 # ``share_acceptable`` is derived here, from the provenance of a crowd-labelled row
 REQUIRED_COLUMNS = [*(c for c in RELEASE_COLUMNS if c != SHARE), "split", "n_tokens"]
-TEST_CONFIG = DEFAULT
 GOLD_FILE = "test_gold.parquet"
 SOURCE_FILE = "source.json"  # the validated split data's hash (``publish`` checks it)
 # the learner config's hidden test labels: scored on their own (``rucola evaluate --config``)
 GOLD_FILES = {DEFAULT: GOLD_FILE, schema.LEARNER: f"{schema.LEARNER}_{GOLD_FILE}"}
-# the folders of one release, by params key: none may be another or inside another
-FOLDER_KEYS = ("out", "private", "compat")
 PLOTS = {"token_lengths": "token_lengths.png", "error_types": "error_types.png"}
 COMPRESSION = "zstd"
 
@@ -421,7 +418,6 @@ def release(
             public_rows,
             files,
             params,
-            data_sha256,
             _features(files),
             PLOTS,
             votes=_card_votes(votes),

@@ -226,7 +226,6 @@ def render_card(
     frame: pd.DataFrame,
     files: Sequence[SplitFile],
     params: dict,
-    data_sha256: str,
     features: Mapping[str, Any],
     plots: dict[str, str],
     votes: dict[str, Any] | None = None,
@@ -250,7 +249,6 @@ def render_card(
         yaml_header=yaml_header(files, params, len(frame), features),
         pretty_name=params["release"]["pretty_name"],
         license_name=LICENSE_NAMES.get(licence, licence),
-        data_sha256=data_sha256,
         configs=configs,
         config_rows=config_rows(files),
         # RuCoLA's own two domains are announced when missing; learner rows are optional
