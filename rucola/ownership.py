@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -303,6 +304,21 @@ def commit(staged: Path, target: Path, claim: Claim | None = None) -> None:
         forget(target)  # an older ledger entry must not outlive the file it described
     else:
         record(target, digest)
+    if claim is None:  # a store (claim) has its own clean-up, and many files in one folder
+        remove_stale_temporaries(target)
+
+
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Remove the temporaries an earlier killed write of ``target`` left beside it
+    (``.NAME.XXXXXXXX.rucola-tmp`` files); returns them."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.{TEMPORARY}")
+    removed = []
+    for name in sorted(os.listdir(target.parent)):
+        entry = target.parent / name
+        if pattern.fullmatch(name) and entry.is_file() and not entry.is_symlink():
+            entry.unlink(missing_ok=True)
+            removed.append(entry)
+    return removed
 
 
 def remove(target: str | Path, claim: Claim | None = None) -> bool:

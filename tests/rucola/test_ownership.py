@@ -106,3 +106,12 @@ def test_scratch_names(tmp_path):
     assert ownership.in_scratch(Path("data/interim/.x.csv.rucola-staged"))
     assert not ownership.in_scratch(Path("data/interim/x.rucola-staged"))
     assert not ownership.in_scratch(Path(".git/config"))
+
+
+def test_a_write_removes_what_a_killed_write_of_the_same_file_left(tmp_path):
+    stale = tmp_path / ".out.txt.k3j_x9a2.rucola-tmp"
+    stale.write_text("half", encoding="utf-8")
+    other = tmp_path / ".other.txt.k3j_x9a2.rucola-tmp"
+    other.write_text("half", encoding="utf-8")
+    write_text("done", tmp_path / "out.txt")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "out.txt"]
