@@ -525,9 +525,7 @@ class Filter(Section):
     frequency: Frequency = _key(Frequency, "the frequency list")
     near_duplicates: NearDuplicates = _key(NearDuplicates, "MinHash LSH near-duplicates")
     reference: Inputs | None = _key(None, "parquet files whose rows rank first")
-    workers: _count(256) | None = _key(
-        None, "processes for `rucola measure`; null: all cores"
-    )
+    workers: _count(256) | None = _key(None, "processes for `rucola measure`; null: all cores")
 
 
 class Screen(Section):

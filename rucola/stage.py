@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -54,7 +55,6 @@ from rucola.ownership import (
     is_owned_file,
     record,
     staged_name,
-    temporary_file,
     temporary_folder,
 )
 
@@ -265,7 +265,13 @@ def _keep_aside(target: Path) -> tuple[Path | None, Path | None]:
         return scratch / target.name, scratch
     if not target.exists():
         return None, None
-    aside = temporary_file(target)
+    # ``.NAME.old.XXXXXXXX.rucola-tmp``: a leftover the next run removes, but not one of
+    # the temporaries that ``commit`` clears beside the file it has just written
+    fd, name = tempfile.mkstemp(
+        prefix=f".{target.name}.old.", suffix=f".{TEMPORARY}", dir=target.parent
+    )
+    os.close(fd)
+    aside = Path(name)
     aside.unlink()
     try:
         os.link(target, aside)

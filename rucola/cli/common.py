@@ -5,8 +5,9 @@ a click group invokes its subcommands (and their subgroups') from its own ``invo
 one ``try`` there sees every command's errors, and a new command cannot forget them. The
 boundary (:func:`error_boundary`) turns the problems a user can cause into one line on
 stderr and exit 1: a ``RucolaError``; an ``OSError`` (disk full, read-only file system,
-permission, a file that vanished), naming its path; a ``MemoryError``, naming the params
-sizes to lower. Anything else is a bug and keeps its traceback; ``--debug`` lets
+permission, a file that vanished), naming its path; a ``MemoryError``, or a worker process
+killed from outside (``BrokenExecutor``, what the parent sees of the OOM killer), naming
+the params sizes to lower. Anything else is a bug and keeps its traceback; ``--debug`` lets
 everything through.
 
 Every stage command takes ``--params FILE`` and, where its stage has them, ``--input``,
@@ -25,6 +26,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar, get_args
@@ -127,6 +129,13 @@ def error_boundary() -> Iterator[None]:
         if state["debug"]:
             raise
         _fail(f"out of memory (hint: lower a size in params, such as {MEMORY_KEYS})")
+    except BrokenExecutor:  # a worker process killed (the OOM killer), not one that raised
+        if state["debug"]:
+            raise
+        _fail(
+            "a worker process was killed before it finished (often: the machine ran out of "
+            f"memory) (hint: lower filter.workers, or a size such as {MEMORY_KEYS})"
+        )
     except OSError as exc:
         if state["debug"] or exc.errno == errno.EPIPE:  # a closed pipe: click's to handle
             raise

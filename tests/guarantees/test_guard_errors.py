@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,7 @@ FAULTS: dict[str, Callable[[], BaseException]] = {
     "permission": lambda: PermissionError(errno.EACCES, "Permission denied", "out/x.parquet"),
     "vanished": lambda: FileNotFoundError(errno.ENOENT, "No such file", "out/x.parquet"),
     "memory": MemoryError,
+    "worker killed": lambda: BrokenProcessPool("A process in the process pool was terminated"),
     "user error": lambda: RucolaError("a known problem", "out/x.parquet", 3),
 }
 
@@ -198,6 +200,8 @@ def test_every_command_passes_its_errors_through_the_one_boundary(tmp_path, caps
     line = one_line(stderr)
     if fault == "memory":
         assert "out of memory" in line and "filter.near_duplicates.num_perm" in line
+    elif fault == "worker killed":
+        assert "worker process was killed" in line and "filter.workers" in line
     elif fault == "user error":
         assert line == "error: out/x.parquet:3: a known problem"
     else:
