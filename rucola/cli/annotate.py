@@ -17,6 +17,7 @@ from rucola.cli.common import (
     ParamsOption,
     RejectedOption,
     ReportOption,
+    checked,
     one_of,
     out,
     override,
@@ -259,17 +260,18 @@ def simulate(
     from rucola.corpus.annotations.export import read_controls
     from rucola.corpus.annotations.simulate import run_simulation
     from rucola.errors import RucolaError
-    from rucola.settings import AnswerFormat
+    from rucola.settings import Annotate, AnswerFormat, Simulate
 
     section = _section(params_file)
     settings = dict(section["simulate"])
+    seed = checked(seed, Annotate, "seed", "--seed")
     overrides = {
         "truth": truth,
         "out_dir": out_dir,
         "format": one_of(answer_format, AnswerFormat, "--format", "format"),
-        "overlap": overlap,
-        "max_overlap": max_overlap,
-        "workers": workers,
+        "overlap": checked(overlap, Simulate, "overlap", "--overlap"),
+        "max_overlap": checked(max_overlap, Simulate, "max_overlap", "--max-overlap"),
+        "workers": checked(workers, Simulate, "workers", "--workers"),
         "spammer_share": spammer_share,
         "methods": methods,
         "report": report,

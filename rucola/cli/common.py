@@ -195,6 +195,25 @@ def one_of(value: str | None, allowed: Any, option: str, noun: str) -> str | Non
     return value
 
 
+def checked(value: Any, model: Any, key: str, option: str) -> Any:
+    """``value`` of ``option`` if the params schema's rule for the key it stands in for
+    (``model.key``: type, bounds) accepts it, else one line naming the option: an option
+    must not get round the bounds a params file is held to (a seed numpy refuses, a worker
+    count that exhausts memory)."""
+    if value is None:
+        return None
+    from pydantic import ValidationError
+
+    from rucola.settings import problems_of
+
+    try:
+        model.model_validate({key: value})
+    except ValidationError as exc:
+        text = problems_of(exc, model)[0].text.removeprefix(f"{key}: ")
+        raise RucolaError(f"{option} {text}") from None
+    return value
+
+
 def override(section: dict[str, Any], **paths: Path | None) -> dict[str, Any]:
     """``section`` with the paths given on the command line in place of its keys (in
     place, so code that reads the whole params sees the same values); returns it."""

@@ -13,6 +13,7 @@ from rucola.cli.common import (
     ParamsOption,
     RejectedOption,
     ReportOption,
+    checked,
     out,
     override,
     progress,
@@ -55,15 +56,17 @@ def measure(
     report: ReportOption = None,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", min=1, max=256, help="processes; default: filter.workers"),
+        typer.Option("--workers", help="processes; default: filter.workers"),
     ] = None,
     params_file: ParamsOption = None,
 ) -> None:
     """Compute attributes once per sentence: token count and word lemma frequencies."""
     from rucola.corpus.measure import measure as run
+    from rucola.settings import Filter
 
     params = read_params(params_file)
     section = override(params["measure"], input=input_path, out=out_path, report=report)
+    workers = checked(workers, Filter, "workers", "--workers")
     summary = run(
         section["input"],
         section["out"],

@@ -270,6 +270,25 @@ def test_a_near_duplicate_size_that_would_exhaust_memory_is_refused(run_cli, tmp
     assert files(tmp_path) == before
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["measure", "--workers", "100000"], "--workers"),
+        (["annotate", "simulate", "--seed", str(2**64)], "--seed"),
+        (["annotate", "simulate", "--overlap", "100000"], "--overlap"),
+    ],
+)
+def test_an_option_is_held_to_the_bounds_of_its_params_key(run_cli, tmp_path, args, option):
+    """Issue 23, build 3: an option that stands in for a params key cannot get round its
+    bounds (a seed numpy refuses, a worker count that exhausts the machine). No input is
+    given: the option alone must be refused, before any work."""
+    code, _, stderr = run_cli(*args, cwd=tmp_path)
+    assert code == 1
+    line = one_line(stderr)
+    assert line.startswith(f"error: {option} must be at most "), line
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_every_size_and_seed_key_has_an_upper_bound():
     """Issue 23, build 3: no valid params can exhaust memory or overflow a seed: every
     integer key of the schema (a size, a batch, a count, a seed) has a maximum."""
