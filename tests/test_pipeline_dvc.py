@@ -119,7 +119,12 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     assert isinstance(dataset["train"].features["label"], ClassLabel)
     assert set(dataset["test"]["label"]) == {-1}
     pairs = load_dataset(str(project / "data/release/rucola"), "learner")
-    assert set(pairs) == {"train", "validation"}
+    # learner is a configuration of its own, with its own hidden test split; default's
+    # test holds RuCoLA's two domains only, the same rows as the CSV layout's test.csv
+    assert set(pairs) == {"train", "validation", "test"}
+    assert set(pairs["test"]["label"]) == {-1} and set(pairs["test"]["domain"]) == {None}
+    test_csv = (project / "data/release/rucola_csv/test.csv").read_text(encoding="utf-8")
+    assert len(test_csv.splitlines()) - 1 == len(dataset["test"])
     assert set(pairs["train"]["domain"]) == {"learner"}
     assert set(pairs["train"]["label"]) == {0, 1}
 
