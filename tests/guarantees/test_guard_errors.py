@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 import pytest
 import typer
 import yaml
+from guards import one_error_line, snapshot
 
 from rucola.errors import RucolaError
 
@@ -34,22 +35,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- helpers -------------------------------------------------------------------------
-
-
-def one_line(stderr: str) -> str:
-    """The one ``error:`` line a failing command prints, or the test fails."""
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    assert "Traceback" not in stderr, stderr
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("error: "), stderr
-    return lines[0]
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` with its bytes: what a failing command must not change."""
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
-    }
 
 
 def write_params(folder: Path, params: dict[str, Any], name: str = "params.yaml") -> Path:
@@ -197,7 +182,7 @@ def test_every_command_passes_its_errors_through_the_one_boundary(tmp_path, caps
     command inside one boundary (no decorator a new command could forget)."""
     code, stderr, escaped = _invoke_raising(path, FAULTS[fault](), tmp_path, capsys)
     assert escaped is None and code == 1, (escaped, stderr)
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     if fault == "memory":
         assert "out of memory" in line and "filter.near_duplicates.num_perm" in line
     elif fault == "worker killed":
@@ -246,13 +231,13 @@ def test_a_seed_beyond_what_the_libraries_take_is_one_line_and_writes_nothing(ru
         },
         "mine.yaml",
     )
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli("generate", "rules", "--params", "mine.yaml", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith(f"error: mine.yaml:{line_of(params, 'seed:')}: generate.seed: ")
     assert "4294967295" in line
-    assert files(tmp_path) == before and not (tmp_path / "work").exists()
+    assert snapshot(tmp_path) == before and not (tmp_path / "work").exists()
 
 
 @pytest.mark.parametrize("key", ["num_perm", "shingle"])
@@ -261,13 +246,13 @@ def test_a_near_duplicate_size_that_would_exhaust_memory_is_refused(run_cli, tmp
     was a MemoryError (or, on Linux, the OOM killer, which no handler sees). No input is
     given: the params alone must be refused, before any memory is taken."""
     params = filter_params(tmp_path, **{key: 1_000_000_000})
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli("filter", "--params", "params.yaml", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     expected = f"error: params.yaml:{line_of(params, key)}: filter.near_duplicates.{key}: "
     assert line.startswith(expected) and "at most" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
 
 
 @pytest.mark.parametrize(
@@ -284,7 +269,7 @@ def test_an_option_is_held_to_the_bounds_of_its_params_key(run_cli, tmp_path, ar
     given: the option alone must be refused, before any work."""
     code, _, stderr = run_cli(*args, cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith(f"error: {option} must be at most "), line
     assert list(tmp_path.iterdir()) == []
 
@@ -328,27 +313,27 @@ def test_a_column_of_the_wrong_type_is_named_with_its_file(
     frame[column] = frame[column].astype(str)
     name = "measured.parquet" if command == "filter" else "filtered.parquet"
     write_rows(frame, tmp_path / name)
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli(command, "--params", "params.yaml", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith(f"error: {name}: ") and f"'{column}'" in line
     assert "text" in line and "integer" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
 
 
 def test_a_sentence_that_is_not_text_is_named_with_its_file(run_cli, tmp_path):
     """Issue 23, defect 9 (the same hole in ``rucola measure``): a ``sentence`` column of
     numbers was a TypeError inside a worker process."""
     write_rows(pd.DataFrame({"sentence": [1, 2, 3]}), tmp_path / "rows.parquet")
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     args = ["--input", "rows.parquet", "--out", "out/m.parquet", "--report", "out/m.json"]
     code, _, stderr = run_cli("measure", *args, "--workers", "1", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith("error: rows.parquet: ") and "'sentence'" in line
     assert "integer" in line and "text" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
 
 
 # --- 4. a failing disk ---------------------------------------------------------------------
@@ -372,7 +357,7 @@ def test_a_write_that_fails_is_one_line_naming_the_path_and_nothing_changes(
     the file being written, and the outputs of the previous run stay as they were."""
     _previous_split(tmp_path)
     assert run_cli("split", cwd=tmp_path)[0] == 0
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
 
     def failing(*_args: Any, **_kwargs: Any) -> None:
         raise OSError(code, f"Error writing bytes to file. Detail: [errno {code}] {words}")
@@ -380,10 +365,10 @@ def test_a_write_that_fails_is_one_line_naming_the_path_and_nothing_changes(
     monkeypatch.setattr(pq, "write_table", failing)
     exit_code, _, stderr = run_cli("split", cwd=tmp_path)
     assert exit_code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     # named as the output it stands for, not by the staged file being written
     assert line.startswith(f"error: out/split.parquet: {words} (hint: "), line
-    assert files(tmp_path) == before  # nothing partial, nothing staged left behind
+    assert snapshot(tmp_path) == before  # nothing partial, nothing staged left behind
 
 
 def _failing_replace(monkeypatch: Any, name: str) -> None:
@@ -415,13 +400,13 @@ def test_a_commit_that_fails_half_way_puts_every_output_back(
     changed = filtered_rows()
     changed["sentence"] = changed["sentence"] + " Ещё."
     write_rows(changed, tmp_path / "filtered.parquet")
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     with monkeypatch.context() as patch:
         _failing_replace(patch, "split.json")
         code, _, stderr = run_cli("split", cwd=tmp_path)
     assert code == 1
-    assert one_line(stderr).startswith("error: out/split.json: Input/output error")
-    assert files(tmp_path) == before  # nothing new, nothing lost, nothing left staged
+    assert one_error_line(stderr).startswith("error: out/split.json: Input/output error")
+    assert snapshot(tmp_path) == before  # nothing new, nothing lost, nothing left staged
     assert run_cli("split", cwd=tmp_path)[0] == 0  # the old outputs are still rucola's
 
 
@@ -438,12 +423,12 @@ def test_a_folder_output_is_put_back_too(tmp_path, monkeypatch):
             stage.path("report.json").write_text(text, encoding="utf-8")
 
     run("old")
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     with monkeypatch.context() as patch:
         _failing_replace(patch, "report.json")
         with pytest.raises(OSError, match="Input/output error"):
             run("new")
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
     run("newer")
     assert (tmp_path / "folder/data.txt").read_text(encoding="utf-8") == "newer"
 
@@ -477,12 +462,12 @@ def test_a_real_full_disk_is_one_line_and_the_previous_outputs_stay(run_cli, tmp
         assert run_cli("split", cwd=disk)[0] == 0
         free = shutil.disk_usage(disk).free
         (disk / "padding").write_bytes(b"\0" * max(free - 1024, 0))
-        before = files(disk)
+        before = snapshot(disk)
         code, _, stderr = run_cli("split", cwd=disk)
         assert code == 1
-        line = one_line(stderr)
+        line = one_error_line(stderr)
         assert line.startswith("error: out/split.parquet: No space left on device"), line
-        assert files(disk) == before
+        assert snapshot(disk) == before
 
 
 def test_a_real_read_only_mount_is_one_line(run_cli, tmp_path):
@@ -497,7 +482,7 @@ def test_a_real_read_only_mount_is_one_line(run_cli, tmp_path):
             pytest.skip("the bind mount is not read-only here")
         code, _, stderr = run_cli("split", cwd=tmp_path)
         assert code == 1
-        line = one_line(stderr)
+        line = one_error_line(stderr)
         assert f"{tmp_path}/out/split.parquet: Read-only file system" in line, line
         assert not any((tmp_path / "out").iterdir())
 
@@ -514,11 +499,11 @@ def test_memory_that_runs_out_anyway_is_one_line_and_writes_nothing(run_cli, tmp
         raise MemoryError
 
     monkeypatch.setattr(duplicates, "find_duplicates", exhausted)
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli("filter", cwd=tmp_path)
     assert code == 1
-    assert "out of memory" in one_line(stderr)
-    assert files(tmp_path) == before
+    assert "out of memory" in one_error_line(stderr)
+    assert snapshot(tmp_path) == before
 
 
 # --- 5. params files: aliases, checks between keys, names ---------------------------------
@@ -532,7 +517,7 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path):
     for level in range(1, 9):
         lines.append(f"  l{level}: &l{level} [{', '.join([f'*l{level - 1}'] * 9)}]")
     (tmp_path / "params.yaml").write_text("bomb:\n" + "\n".join(lines) + "\n", "utf-8")
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "rucola", "split"],
         cwd=tmp_path,
@@ -542,9 +527,9 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path):
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     assert done.returncode == 1
-    line = one_line(done.stderr)
+    line = one_error_line(done.stderr)
     assert line.startswith("error: params.yaml:3: ") and "alias" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
     # A value used twice, which yaml.safe_dump writes as an anchor and an alias, still loads.
     from rucola.params import load_params
 
@@ -574,13 +559,13 @@ def test_an_m2_categories_error_names_the_params_file_given_and_its_line(run_cli
         },
         "other.yaml",
     )
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli("extract", "--params", "other.yaml", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith(f"error: other.yaml:{line_of(params, 'L:*')}: ")
     assert "extract.m2.categories" in line and "Lexicon" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
 
 
 def test_more_controls_than_a_page_holds_names_file_line_and_keys(run_cli, tmp_path):
@@ -598,13 +583,13 @@ def test_more_controls_than_a_page_holds_names_file_line_and_keys(run_cli, tmp_p
         },
         "pages.yaml",
     )
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli("annotate", "export", "--params", "pages.yaml", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith(f"error: pages.yaml:{line_of(params, 'controls_per_page')}: ")
     assert "annotate.controls_per_page" in line and "page_size" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before
 
 
 @pytest.mark.parametrize("name", ["--help", "-x"])
@@ -628,10 +613,10 @@ def test_a_generator_named_like_an_option_is_refused(run_cli, tmp_path, name):
             }
         },
     )
-    before = files(tmp_path)
+    before = snapshot(tmp_path)
     code, _, stderr = run_cli("generate", "rules", cwd=tmp_path)
     assert code == 1
-    line = one_line(stderr)
+    line = one_error_line(stderr)
     assert line.startswith(f"error: params.yaml:{line_of(params, name)}: ")
     assert f"generate.generators[{name!r}]" in line and "not a valid name" in line
-    assert files(tmp_path) == before
+    assert snapshot(tmp_path) == before

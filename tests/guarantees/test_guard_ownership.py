@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from guards import one_error_line, snapshot
 
 from rucola.io import write_parquet
 
@@ -36,25 +37,6 @@ sys.path.insert(0, str(ROOT / "tests" / "validation"))
 
 def is_scratch(name: str) -> bool:
     return name.startswith(".") and ("rucola-staged" in name or "rucola-tmp" in name)
-
-
-def one_error_line(stderr: str, *needles: str) -> str:
-    """The single ``error:`` line of a failed command; it names every needle."""
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("error: ") and "Traceback" not in stderr, stderr
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` with its bytes."""
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def sh(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -23,22 +23,13 @@ from typing import Any
 import psutil
 import pyarrow as pa
 import pytest
+from guards import one_error_line
 
 from rucola.io import write_parquet
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample" / "annotations"
 MERGE_OUTPUTS = ["data/interim/annotated.parquet", "reports/annotation.json"]
-
-
-def one_error_line(stderr: str, *needles: str) -> str:
-    """The single ``error:`` line of a failed command; it names every needle."""
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("error: ") and "Traceback" not in stderr, stderr
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
 
 
 def write_rows(path: Path, rows: list[list[str]], delimiter: str) -> Path:

@@ -1,0 +1,31 @@
+"""What every guarantee test checks of a command that must fail, in one place.
+
+A refused command prints exactly one ``error:`` line on stderr (no traceback) naming what
+it refused, and changes no file: :func:`one_error_line` and :func:`snapshot` say so for every
+file of ``tests/guarantees/``, so a new promise is tried against the same bar.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def one_error_line(stderr: str, *needles: str) -> str:
+    """The single ``error:`` line of a failed command, without a traceback; it names every
+    needle (a file, a line, a params key)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert "Traceback" not in stderr, stderr
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("error: "), stderr
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` with its bytes: what a refused command must not change."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
