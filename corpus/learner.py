@@ -34,6 +34,7 @@ from rucola.corpus.detokenize import detokenize
 from rucola.corpus.sources.m2 import Edit, M2Sentence, read_m2
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
+from rucola.settings import m2_mapping_problems
 
 IGNORED = "ignored"  # the class of an edit that does not bear on acceptability
 ANNOTATORS_DISAGREE = "annotators_disagree"
@@ -68,25 +69,13 @@ class EditTypes:
     def __init__(
         self, categories: dict[str, str], ignore: Sequence[str], error_types: Sequence[str]
     ):
-        canonical = {t.lower(): t for t in error_types}
-        both = sorted(set(categories) & set(ignore))
-        if both:
-            raise RucolaError(
-                f"extract.m2.categories and extract.m2.ignore both name '{both[0]}'",
-                "params.yaml",
-                hint="an edit type is either a grammatical category or ignored",
-            )
-        self.rules: dict[str, str] = {}
-        for pattern, category in categories.items():
-            name = canonical.get(category.strip().lower())
-            if name is None:
-                raise RucolaError(
-                    f"extract.m2.categories maps '{pattern}' to '{category}', "
-                    "which is not in extract.error_types",
-                    "params.yaml",
-                    hint=f"use one of {', '.join(error_types)}",
-                )
-            self.rules[pattern] = name
+        problems = m2_mapping_problems(categories, ignore, error_types)
+        if problems:  # a mapping given in code: params files are checked on load
+            raise RucolaError(problems[0].text, "params.yaml", hint=problems[0].hint)
+        canonical = {t.strip().lower(): t for t in error_types}
+        self.rules: dict[str, str] = {
+            pattern: canonical[category.strip().lower()] for pattern, category in categories.items()
+        }
         self.rules.update(dict.fromkeys(ignore, IGNORED))
         self._patterns = sorted(self.rules, key=lambda p: (-_literal(p), p))
         self._cache: dict[str, str | None] = {}

@@ -61,7 +61,15 @@ from rucola.release.compat import write_rucola_csv
 from rucola.release.layout import SplitFile
 from rucola.release.manifest import write_manifest
 from rucola.release.plots import category_plot, token_length_plot
-from rucola.release.public import DEFAULT, TEST_CONFIGS, public_configs, public_frame
+from rucola.release.public import (
+    DEFAULT,
+    GOLD_FILES,
+    SOURCE_FILE,
+    TEST_CONFIGS,
+    public_configs,
+    public_frame,
+    test_config,
+)
 from rucola.release.votes import PRIVATE_FILE as VOTES_FILE
 from rucola.release.votes import (
     SHARE,
@@ -83,10 +91,7 @@ RELEASE_COLUMNS = schema.RELEASE_SCHEMA.names
 HIDDEN = schema.HIDDEN_COLUMNS  # with the label, null in public test
 # ``share_acceptable`` is derived here, from the provenance of a crowd-labelled row
 REQUIRED_COLUMNS = [*(c for c in RELEASE_COLUMNS if c != SHARE), "split", "n_tokens"]
-GOLD_FILE = "test_gold.parquet"
-SOURCE_FILE = "source.json"  # the validated split data's hash (``publish`` checks it)
-# the learner config's hidden test labels: scored on their own (``rucola evaluate --config``)
-GOLD_FILES = {DEFAULT: GOLD_FILE, schema.LEARNER: f"{schema.LEARNER}_{GOLD_FILE}"}
+GOLD_FILE = GOLD_FILES[DEFAULT]
 PLOTS = {"token_lengths": "token_lengths.png", "error_types": "error_types.png"}
 COMPRESSION = "zstd"
 
@@ -192,16 +197,10 @@ def read_split(input_path: Path) -> pd.DataFrame:
     return frame
 
 
-def config_splits(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
-    """config -> split -> public rows (``release.public.public_configs``)."""
-    return public_configs(frame)
-
-
 def gold_rows(frame: pd.DataFrame, config: str = DEFAULT) -> pa.Table:
     """The hidden test labels we hold of one test config (none for published test rows
     without the gold)."""
-    learner = frame["domain"] == schema.LEARNER
-    mine = learner if config == schema.LEARNER else ~learner
+    mine = test_config(frame["domain"]) == config
     test = frame[(frame["split"] == "test") & (frame["label"] != schema.UNLABELLED) & mine]
     test = test.sort_values("id", kind="stable")
     test = test[GOLD_SCHEMA.names].astype({c: object for c in _STRING_COLUMNS})
@@ -388,8 +387,8 @@ def release(
     frame = read_split(input_path)
     tasks = task_ids(frame, input_path)  # the candidate id of a crowd-labelled row
     frame[SHARE] = soft_labels(frame, tasks, input_path)
-    configs = config_splits(frame)
-    public_rows = public_frame(frame)  # what the card, the plots and the CSV layout see
+    public_rows = public_frame(frame)  # all that the public files are drawn from
+    configs = public_configs(public_rows)
     ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
     golds = {config: gold_rows(frame, config) for config in GOLD_FILES}
     section = params.get("release", {})

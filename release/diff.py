@@ -28,14 +28,13 @@ from rucola.corpus.dedup import sentence_key
 from rucola.corpus.pin import id_scopes, read_release_folder
 from rucola.corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
 from rucola.errors import RucolaError
-from rucola.release.public import hide
+from rucola.release.public import GOLD_FILES, hide
 from rucola.stage import read_frame
 
 COLUMNS = FRAME_COLUMNS
 KEY = ["split", "scope", "id"]
 KINDS = ["added", "removed", "corrected", "relabelled", "recategorised", "moved"]
 LEDGER = "corrections.parquet"
-GOLD_FILES = ["test_gold.parquet", "learner_test_gold.parquet"]  # build.GOLD_FILES
 LISTED = 200  # rows listed per kind in the Markdown section
 
 
@@ -44,7 +43,7 @@ def _from_folder(path: Path, private: bool) -> pd.DataFrame:
     the gold holds them."""
     frame = read_release_folder(path).astype(object)
     test = frame["split"] == "test"
-    golds = [path.parent / "private" / name for name in GOLD_FILES] if private else []
+    golds = [path.parent / "private" / name for name in GOLD_FILES.values()] if private else []
     golds = [read_frame(p, "private gold") for p in golds if p.is_file()]
     if golds and test.any():
         gold = pd.concat(golds, ignore_index=True).set_index("id")

@@ -31,8 +31,13 @@ CONFIGS = {
     schema.OUT_OF_DOMAIN: [schema.OUT_OF_DOMAIN],
     schema.LEARNER: [schema.LEARNER],
 }
-# the configs with a (hidden) test split: each test row is in exactly one of them
+# the configs with a (hidden) test split: each test row is in exactly one of them, and
+# each config's gold goes to its own file of the private folder (``rucola evaluate --config``)
 TEST_CONFIGS = [DEFAULT, schema.LEARNER]
+GOLD_FILES = {DEFAULT: "test_gold.parquet", schema.LEARNER: "learner_test_gold.parquet"}
+# the validated split data's hash, which ``publish`` checks: a hash of the hidden labels
+# too, so it is kept in the private folder, never on the public card
+SOURCE_FILE = "source.json"
 _STRING_COLUMNS = schema.columns_of_type(schema.RELEASE_SCHEMA, pa.types.is_string)
 
 
@@ -70,11 +75,10 @@ def public_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return hide(rows)
 
 
-def public_configs(frame: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
+def public_configs(public: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
     """config -> split -> public rows (the released columns), in the order of ``CONFIGS``
-    and ``schema.SPLITS``; combinations without rows are left out. Built from
-    ``public_frame`` only: the configs of a test row come from its public ``config``."""
-    public = public_frame(frame)
+    and ``schema.SPLITS``; combinations without rows are left out. ``public`` is
+    :func:`public_frame`'s: the configs of a test row come from its public ``config``."""
     out: dict[str, dict[str, pd.DataFrame]] = {}
     for config, domains in CONFIGS.items():
         splits = {}

@@ -35,6 +35,7 @@ from rucola.errors import RucolaError
 from rucola.io import file_sha256
 from rucola.ownership import BOOKKEEPING as OWNERSHIP_FILES
 from rucola.release.manifest import MANIFEST_FILE, render, verified_files, with_file
+from rucola.release.public import SOURCE_FILE
 from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publishable
 
 # no leading zeros (semver.org, item 2): ``01.0.0`` would be tagged ``v01.0.0`` beside ``v1.0.0``
@@ -191,8 +192,6 @@ def check_validation(split_path: Path, report_path: Path) -> None:
 def check_release_matches(release_dir: Path, private_dir: Path, split_path: Path) -> None:
     """The folders must have been built from the validated data: the private folder records
     its hash (not the public card: the hash is one of the hidden labels too)."""
-    from rucola.release.build import SOURCE_FILE
-
     card, source = release_dir / "README.md", private_dir / SOURCE_FILE
     if not card.is_file():
         raise RucolaError("no dataset card; run 'rucola release build'", release_dir)
@@ -404,9 +403,10 @@ def write_changelog(path: Path, text: str) -> None:
 
     def only_prepended(current: Path) -> bool:
         title = "# Changelog\n\n"
-        old = current.read_text(encoding="utf-8")
-        body = old[len(title) :] if old.startswith(title) else old
-        return current.is_file() and text.startswith(title) and text.endswith(body)
+        if not current.is_file() or not text.startswith(title):
+            return False
+        body = current.read_text(encoding="utf-8").removeprefix(title)
+        return text.endswith(body)
 
     with atomic_path(path, claim=only_prepended) as tmp:
         tmp.write_text(text, encoding="utf-8")

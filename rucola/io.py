@@ -66,9 +66,12 @@ def atomic_path(path: str | Path, claim: Claim | None = None) -> Iterator[Path]:
 
 
 def check_replaceable(target: Path) -> None:
-    """Refuse to replace ``target`` unless it is absent, or a file or folder rucola wrote
-    (``rucola.ownership.check_may_replace``)."""
+    """Refuse to replace the folder output ``target`` unless it is absent, or a folder
+    rucola wrote (``rucola.ownership.check_may_replace``): a file there, even one rucola
+    wrote, is not replaced by a folder."""
     check_may_replace(target)
+    if target.exists() and not target.is_dir():
+        raise RucolaError("exists and is not a folder; refusing to replace it", target)
 
 
 def plain_folder_mode(folder: Path) -> None:
@@ -83,8 +86,6 @@ def swap_in_dir(staged: Path, target: Path) -> None:
     first, so ``target`` is never missing nor half-written."""
     write_json(folder_record(staged), staged / OWNER_FILE)
     check_replaceable(target)
-    if target.exists() and not target.is_dir():
-        raise RucolaError("exists and is not a folder; refusing to replace it", target)
     if not target.exists():
         os.replace(staged, target)
         return
@@ -106,8 +107,6 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     (``swap_in_dir``). The old folder is checked before any work, too."""
     target = Path(path)
     check_replaceable(target)
-    if target.exists() and not target.is_dir():
-        raise RucolaError("exists and is not a folder; refusing to replace it", target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_folder(target)
     plain_folder_mode(tmp)

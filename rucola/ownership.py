@@ -49,20 +49,21 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
+def _digest(path: str | Path, algorithm: str) -> str:
+    digest = hashlib.new(algorithm)
     with open(path, "rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def file_sha256(path: str | Path) -> str:
+    return _digest(path, "sha256")
 
 
 def _file_md5(path: Path) -> str:
-    digest = hashlib.md5()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    """What DVC 3 records of a file in ``dvc.lock``: the MD5 of its bytes as they are."""
+    return _digest(path, "md5")
 
 
 # -- scratch names ----------------------------------------------------------------------
@@ -82,9 +83,12 @@ def staged_name(target: Path) -> Path:
     return target.parent / f".{target.name}.{STAGED}"
 
 
-def temporary_file(target: Path) -> Path:
-    """A new empty temporary file beside ``target`` (``.NAME.XXXXXXXX.rucola-tmp``)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".{TEMPORARY}", dir=target.parent)
+def temporary_file(target: Path, old: bool = False) -> Path:
+    """A new empty temporary file beside ``target`` (``.NAME.[old.]XXXXXXXX.rucola-tmp``;
+    ``old``: a copy of the file being replaced, which :func:`remove_stale_temporaries`
+    leaves alone while a commit may still put it back)."""
+    prefix = f".{target.name}.old." if old else f".{target.name}."
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=f".{TEMPORARY}", dir=target.parent)
     os.close(fd)
     return Path(tmp)
 

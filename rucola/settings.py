@@ -18,7 +18,7 @@ import difflib
 import math
 import re
 import warnings
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
@@ -875,29 +875,31 @@ def generator_problems(
     return problems
 
 
-def m2_problems(extract: Extract) -> list[Problem]:
+def m2_mapping_problems(
+    categories: dict[str, str], ignore: Sequence[str], error_types: Sequence[str]
+) -> list[Problem]:
     """``extract.m2.categories`` must map onto ``extract.error_types`` (compared as the M2
     reader compares them: case and surrounding spaces aside), and no edit type may be both a
-    category and ignored. Checked here, on load, so the message names the params file given
-    and the line, not only when the first learner corpus is read."""
+    category and ignored. The one check of a mapping: on load, where the message names the
+    params file given and its line, and in the M2 reader for a mapping given in code."""
     where = ("extract", "m2")
     problems = []
-    known = {t.strip().lower() for t in extract.error_types}
-    for pattern, category in extract.m2.categories.items():
+    known = {t.strip().lower() for t in error_types}
+    for pattern, category in categories.items():
         if category.strip().lower() not in known:
             problems.append(
                 Problem.at(
                     (*where, "categories", pattern),
                     f"maps to {category!r}, which is not in extract.error_types",
-                    hint=f"use one of {', '.join(extract.error_types)}",
+                    hint=f"use one of {', '.join(error_types)}",
                 )
             )
-    for i, pattern in enumerate(extract.m2.ignore):
-        if pattern in extract.m2.categories:
+    for i, pattern in enumerate(ignore):
+        if pattern in categories:
             problems.append(
                 Problem.at(
                     (*where, "ignore", i),
-                    f"{pattern!r} is also in extract.m2.categories",
+                    f"extract.m2.categories and extract.m2.ignore both name '{pattern}'",
                     hint="an edit type is either a grammatical category or ignored",
                 )
             )
@@ -934,7 +936,8 @@ def cross_problems(params: Params) -> list[Problem]:
                 hint="controls_per_page must be less than page_size",
             )
         )
-    problems += m2_problems(params.extract)
+    extract = params.extract
+    problems += m2_mapping_problems(extract.m2.categories, extract.m2.ignore, extract.error_types)
     simulate = params.annotate.simulate
     if simulate.overlap > simulate.max_overlap:
         problems.append(

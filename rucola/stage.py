@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -55,6 +54,7 @@ from rucola.ownership import (
     is_owned_file,
     record,
     staged_name,
+    temporary_file,
     temporary_folder,
 )
 
@@ -265,13 +265,9 @@ def _keep_aside(target: Path) -> tuple[Path | None, Path | None]:
         return scratch / target.name, scratch
     if not target.exists():
         return None, None
-    # ``.NAME.old.XXXXXXXX.rucola-tmp``: a leftover the next run removes, but not one of
-    # the temporaries that ``commit`` clears beside the file it has just written
-    fd, name = tempfile.mkstemp(
-        prefix=f".{target.name}.old.", suffix=f".{TEMPORARY}", dir=target.parent
-    )
-    os.close(fd)
-    aside = Path(name)
+    # a leftover the next run removes, but not one of the temporaries that ``commit``
+    # clears beside the file it has just written
+    aside = temporary_file(target, old=True)
     aside.unlink()
     try:
         os.link(target, aside)
@@ -398,7 +394,8 @@ class StageRun:
         rucola may replace what is there (``rucola.ownership``): asked now, before any
         work, and again at the commit."""
         target = Path(target)
-        check_may_replace(target)
+        if target not in self.targets:  # the targets were checked on entering
+            check_may_replace(target)
         staged = staged_name(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         self._staged[target] = staged

@@ -74,8 +74,8 @@ def evaluate(
 ) -> None:
     """Score predictions (sample_submission layout): accuracy, MCC, recall per category."""
     from rucola.errors import RucolaError
-    from rucola.release.build import GOLD_FILES
     from rucola.release.evaluate import evaluate as run
+    from rucola.release.public import GOLD_FILES
 
     if config not in GOLD_FILES:
         known = ", ".join(GOLD_FILES)
