@@ -171,7 +171,7 @@ def bench_maintenance(tmp: Path) -> None:
     )
 
 
-def bench_annotation(tmp: Path) -> None:
+def bench_annotation(tmp: Path, tasks: int = 3600) -> None:
     import numpy as np
     import pandas as pd
 
@@ -181,7 +181,7 @@ def bench_annotation(tmp: Path) -> None:
     from rucola.corpus.annotations.votes import VOTE_COLUMNS
 
     rng = np.random.default_rng(0)
-    tasks, per_task, page = 3600, 5, 5
+    per_task, page = 5, 5
     # Pages of five sentences, each page answered by five workers drawn from 400 (one
     # worker, one page: an assignment); a worker drawn twice for a page answers it twice.
     records = []
@@ -274,7 +274,7 @@ def _synthetic_m2(path: Path, sentences: int, seed: int = 0) -> None:
     path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
 
 
-def bench_learner(tmp: Path) -> None:
+def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
     """Extraction of minimal pairs from M2: a synthetic corpus of 20,000 sentences with three
     annotators, and (``RUCOLA_M2_CORPUS``: a .m2 file or folder, e.g. GERA) a real one."""
     import resource
@@ -283,7 +283,7 @@ def bench_learner(tmp: Path) -> None:
     from rucola.params import DEFAULTS
 
     corpora = [("synthetic, 3 annotators", tmp / "learner.m2")]
-    _synthetic_m2(corpora[0][1], 20_000)
+    _synthetic_m2(corpora[0][1], sentences)
     if os.environ.get("RUCOLA_M2_CORPUS"):
         corpora.append(("RUCOLA_M2_CORPUS", Path(os.environ["RUCOLA_M2_CORPUS"])))
     for name, path in corpora:
@@ -309,10 +309,20 @@ def bench_learner(tmp: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-install", action="store_true")
+    parser.add_argument(
+        "--tiny",
+        action="store_true",
+        help="the in-process benchmarks at a tiny size, nothing else (the test suite's check "
+        "that they run; no figure of it means anything)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
+        if args.tiny:
+            bench_annotation(tmp_path, tasks=60)
+            bench_learner(tmp_path, sentences=200)
+            return
         if not args.skip_install:
             bench_install(tmp_path)
         bench_repro(tmp_path)

@@ -1,0 +1,44 @@
+"""Benchmarks are code: each one runs here at a tiny size, so a change that breaks one
+fails the suite instead of ``make bench`` (which prints figures and is run less often).
+Nothing here asserts on speed; only that each benchmark runs to its end and prints its
+figures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench(script: str, *args: str) -> str:
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    env.pop("RUCOLA_SHARED_DATA", None)  # the real-data builds are the slow part
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_scale_benchmark_runs():
+    out = bench("scale.py", "--sizes", "2000")
+    assert "failed" not in out and any(line.split()[:1] == ["2000"] for line in out.splitlines())
+
+
+def test_generation_benchmark_runs():
+    out = bench("generation.py", "--sentences", "4", "--new-tokens", "4")
+    for way in ("naive", "transformers", "ctranslate2"):
+        assert any(line.startswith(way) for line in out.splitlines()), out
+
+
+def test_in_process_benchmarks_run():
+    out = bench("run.py", "--tiny")
+    assert "annotate merge, Label Studio export" in out
+    assert "extract, M2 learner corpus" in out
