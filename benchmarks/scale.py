@@ -121,7 +121,14 @@ def run_size(n: int, work: Path) -> dict:
     )
     rucola = str(Path(sys.executable).parent / "rucola")
     measure_s, measure_peak = timed(
-        rucola, "measure", "--input", str(candidates), "--out", str(measured)
+        rucola,
+        "measure",
+        "--input",
+        str(candidates),
+        "--out",
+        str(measured),
+        "--report",  # never the repository's reports/measure.json
+        str(work / f"measure-{n}.json"),
     )
     threshold_s, _ = timed(rucola, "screen", "--params", str(thresholds))
     screen_s, screen_peak = timed(rucola, "screen", "--params", str(full))

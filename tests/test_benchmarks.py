@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench(script: str, *args: str) -> str:
+def bench(tmp_path: Path, script: str, *args: str) -> str:
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     env.pop("RUCOLA_SHARED_DATA", None)  # the real-data builds are the slow part
     done = subprocess.run(
@@ -21,24 +21,25 @@ def bench(script: str, *args: str) -> str:
         capture_output=True,
         text=True,
         env=env,
+        cwd=tmp_path,  # a benchmark writes only in its own temporary folders
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
 
-def test_scale_benchmark_runs():
-    out = bench("scale.py", "--sizes", "2000")
+def test_scale_benchmark_runs(tmp_path):
+    out = bench(tmp_path, "scale.py", "--sizes", "2000")
     assert "failed" not in out and any(line.split()[:1] == ["2000"] for line in out.splitlines())
 
 
-def test_generation_benchmark_runs():
-    out = bench("generation.py", "--sentences", "4", "--new-tokens", "4")
+def test_generation_benchmark_runs(tmp_path):
+    out = bench(tmp_path, "generation.py", "--sentences", "4", "--new-tokens", "4")
     for way in ("naive", "transformers", "ctranslate2"):
         assert any(line.startswith(way) for line in out.splitlines()), out
 
 
-def test_in_process_benchmarks_run():
-    out = bench("run.py", "--tiny")
+def test_in_process_benchmarks_run(tmp_path):
+    out = bench(tmp_path, "run.py", "--tiny")
     assert "annotate merge, Label Studio export" in out
     assert "extract, M2 learner corpus" in out
