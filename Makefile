@@ -1,18 +1,30 @@
 # The two commands: `make repro` builds the release from the embedded sample,
 # `make test` runs the whole test suite. Both create/update .venv first.
+# Python 3.11, 3.12 or 3.13: PYTHON is the interpreter that creates the venv, VENV where it
+# goes, so each version gets its own (`make repro PYTHON=python3.13 VENV=.venv-3.13`).
 SHELL := /bin/bash
 PYTHON ?= python3
-VENV := .venv
-BIN := $(CURDIR)/$(VENV)/bin
+VENV ?= .venv
+BIN := $(abspath $(VENV))/bin
 CONSTRAINTS := requirements/constraints.txt
 export PATH := $(BIN):$(PATH)
 export GX_ANALYTICS_ENABLED := False
 # The pipeline and the tests never download: models and data come from local paths.
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: repro test bench lint venv venv-full clean release
+.PHONY: repro test bench lint venv venv-full venv-python clean release
 
-$(VENV)/.base: pyproject.toml $(CONSTRAINTS)
+# A PYTHON given on the command line (or in the environment) must be the one VENV was made
+# with: an existing venv of another version is an error, never silently used instead.
+PYVER := import sys; print("%d.%d" % sys.version_info[:2])
+venv-python:
+ifneq ($(origin PYTHON),file)
+	@want=$$($(PYTHON) -c '$(PYVER)') || { echo "error: PYTHON=$(PYTHON) does not run" >&2; exit 1; }; \
+	have=$$(test ! -x $(BIN)/python || $(BIN)/python -c '$(PYVER)'); \
+	test -z "$$have" -o "$$have" = "$$want" || { echo "error: $(VENV) has Python $$have, PYTHON=$(PYTHON) is $$want: name another VENV= or run make clean VENV=$(VENV)" >&2; exit 1; }
+endif
+
+$(VENV)/.base: pyproject.toml $(CONSTRAINTS) | venv-python
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e .
 	touch $@
@@ -39,15 +51,21 @@ bench: $(VENV)/.full
 # make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME-private]
 # Validate, push the data to the DVC remote, publish (one Hub commit + tag, hidden labels
 # only to PRIVATE; release/CHANGELOG.md is written only once the Hub accepted it, so a
-# failed step leaves the git tree clean and the command can simply be run again), then
-# commit the changelog and tag the git tree.
+# failed step up to here leaves the git tree clean and the command can simply be run
+# again), keep the published release in data/releases/vX.Y.Z/ (public folder, CSV layout,
+# private gold and ledger; the next version pins it: its ids are permanent) as a DVC-tracked
+# input, then commit the changelog with its .dvc file and tag the git tree. Should a step
+# after publish fail, run the remaining lines by hand: the version is already on the Hub.
+KEPT := data/releases/v$(VERSION)
 release: $(VENV)/.base
 	@test -n "$(VERSION)" -a -n "$(REPO)" || { echo "usage: make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME]"; exit 2; }
 	$(OFFLINE) dvc repro
 	rucola validate
 	dvc push
 	rucola release publish --repo-id $(REPO) --version $(VERSION) $(if $(PRIVATE),--private-repo-id $(PRIVATE))
-	git add release/CHANGELOG.md && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md
+	rucola release keep --version $(VERSION)
+	dvc add $(KEPT) && dvc push $(KEPT).dvc
+	git add release/CHANGELOG.md $(KEPT).dvc && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md $(KEPT).dvc
 	git tag -a v$(VERSION) -m "Release v$(VERSION)"
 
 lint: $(VENV)/.full

@@ -117,7 +117,7 @@ def run_size(n: int, work: Path) -> dict:
     full.write_text(yaml.safe_dump({"screen": screen}))
     thresholds = work / "thresholds.yaml"
     thresholds.write_text(
-        yaml.safe_dump({"screen": screen, "filter": {"near_duplicates": {"enabled": False}}})
+        yaml.safe_dump({"screen": {**screen, "near_duplicates": {"enabled": False}}})
     )
     rucola = str(Path(sys.executable).parent / "rucola")
     measure_s, measure_peak = timed(

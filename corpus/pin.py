@@ -6,6 +6,16 @@ the split stage's parquet, or a folder in the published RuCoLA CSV layout. A row
 to the pin by its published identity (split, id scope, id) when it carries one, so a row
 whose text a correction changed keeps its place; otherwise by its text
 (``corpus.dedup.sentence_key``: the same sentence).
+
+A kept release (``rucola release keep``: ``data/releases/vX.Y.Z/rucola``) is a release
+folder like any other. Its test rows have no domain there (the public form hides it), and
+the pin needs none: a test row's identity is its split and id (``id_scope``), and a row is
+matched by that identity or by its text, never by its domain. So the pin does not read the
+private gold beside a kept folder; only ``release diff --private`` does, for the labels.
+
+Rows the pins leave free (:func:`new_rows`) are split among themselves; a row no pin names
+but whose group holds pinned rows follows its group (:func:`group_splits`), so a group is
+never cut by a new row.
 """
 
 from __future__ import annotations
@@ -21,6 +31,31 @@ from rucola.errors import RucolaError
 from rucola.stage import read_frame, read_table
 
 PIN_COLUMNS = ["key", "split", "scope", "id"]
+
+
+def group_splits(frame: pd.DataFrame) -> dict[str, str]:
+    """The split of every group that holds pinned rows (``pinned_split`` set): where most
+    of its pinned rows are, the earlier split on a tie. The group's other rows join it
+    there; its pinned rows stay where they are even when they disagree (a straddling
+    group). Computed over all rows, whatever their domain: an unlabelled published test
+    row has none, yet a new near-duplicate of it must follow it into test."""
+    pinned = frame.loc[frame["pinned_split"].notna(), ["group", "pinned_split"]]
+    if pinned.empty:
+        return {}
+    tally = pinned.value_counts(["group", "pinned_split"]).reset_index(name="n")
+    tally["rank"] = tally["pinned_split"].map(schema.SPLIT_INDEX)
+    tally = tally.sort_values(["group", "n", "rank"], ascending=[True, False, True])
+    first = tally.drop_duplicates("group")
+    return dict(zip(first["group"], first["pinned_split"], strict=True))
+
+
+def new_rows(frame: pd.DataFrame) -> pd.Series:
+    """True for the rows no pin holds, neither themselves (``pinned_split``) nor through
+    their group: the rows ``split.new_rows`` places and validation checks against
+    ``split.ratios``. Without any pin every row is new."""
+    unpinned = frame["pinned_split"].isna()
+    held = frame["group"].isin(group_splits(frame).keys())
+    return unpinned & ~held
 
 
 def id_scopes(frame: pd.DataFrame) -> list[str]:

@@ -1,38 +1,71 @@
-"""Token-length histogram: a CSV for ``dvc plots`` and the same picture as PNG."""
+"""Token-length histogram: a CSV for ``dvc plots`` and the same picture as PNG.
+
+The CSV is wide: ``n_tokens`` and one column of counts per domain, every length from the
+shortest to the longest, so that DVC's top-level plot in ``dvc.yaml`` (``y`` naming the
+domain columns) draws one line per domain. A long table (domain, n_tokens, sentences)
+drew the domains as one zigzag line, since a plot of one ``y`` has one series per
+revision. The columns are always the same (a domain without rows is a column of zeros):
+DVC refuses a plot whose ``y`` names a column the file lacks. Rows without a domain
+(published test rows whose gold is not held) are the column ``unlabelled``.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from rucola.corpus import schema
 from rucola.io import atomic_path, write_text
+
+UNLABELLED = "unlabelled"  # rows without a domain: published test rows without their gold
+COLUMNS = [*schema.DOMAINS, UNLABELLED]
+
+
+def histogram_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Sentences per length (rows) and domain (columns), every length from the shortest to
+    the longest, zeros where none."""
+    domain = frame["domain"].astype("object").where(frame["domain"].notna(), UNLABELLED)
+    unknown = sorted(set(domain) - set(COLUMNS))
+    if unknown:
+        raise ValueError(f"token_length_histogram: unknown domain {unknown[0]!r}")
+    lengths = frame["n_tokens"].astype("int64")
+    index = np.arange(int(lengths.min()), int(lengths.max()) + 1) if len(lengths) else []
+    counts = (
+        pd.crosstab(lengths.to_numpy(), domain.to_numpy())
+        if len(lengths)
+        else pd.DataFrame(dtype="int64")
+    )
+    table = counts.reindex(index=index, columns=COLUMNS, fill_value=0).fillna(0).astype("int64")
+    table.index.name = "n_tokens"
+    table.columns.name = None
+    return table.reset_index()
 
 
 def token_length_histogram(frame: pd.DataFrame, csv_path: str | Path, png_path: str | Path) -> None:
-    counts = (
-        frame.groupby(["domain", "n_tokens"])
-        .size()
-        .rename("sentences")
-        .reset_index()
-        .sort_values(["domain", "n_tokens"])
-    )
-    write_text(counts.to_csv(index=False, lineterminator="\n"), csv_path)
+    """Write the histogram of ``frame``'s ``n_tokens`` per ``domain`` as CSV and PNG (a line
+    per domain that has rows, as DVC draws the CSV)."""
+    table = histogram_table(frame)
+    write_text(table.to_csv(index=False, lineterminator="\n"), csv_path)
 
-    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    for domain, rows in counts.groupby("domain", sort=True):
-        ax.bar(rows["n_tokens"], rows["sentences"], alpha=0.6, label=str(domain))
+    fig = Figure(figsize=(7, 4), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    drawn = False
+    for column in COLUMNS:
+        total = int(table[column].sum())
+        if total:
+            ax.plot(table["n_tokens"], table[column], marker="o", ms=3, label=f"{column} ({total})")
+            drawn = True
     ax.set_xlabel("razdel tokens per sentence")
     ax.set_ylabel("sentences")
-    ax.set_title("Sentence length after filtering")
-    if len(counts):
+    ax.set_title("Sentence length per domain")
+    if drawn:
         ax.legend()
     fig.tight_layout()
     with atomic_path(png_path) as tmp:
         fig.savefig(tmp, format="png", metadata={"Software": None})
-    plt.close(fig)

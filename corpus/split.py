@@ -5,8 +5,17 @@ are one unit and land in one split, so no pair of minimally different sentences 
 train and test. Units are ordered by stratum (label, source, category) and, within one, by
 a seeded hash of the group; each unit then goes to the split that is furthest behind its
 ratio. This is systematic sampling: split sizes and label shares match the ratios to within
-one unit and every stratum is spread proportionally. Keeping earlier assignments across
-releases is the job of a pin, not of this rule.
+one unit and every stratum is spread proportionally.
+
+Keeping earlier assignments across releases is the job of a pin (``corpus.pin``): a pinned
+row keeps its split and id, and an unpinned row of a group with pinned rows joins that
+group. The other rows are new, and they are split among themselves (``split.new_rows``:
+``stratified`` by ``split.ratios``, or all to one split), never "around" the pinned rows:
+the pinned rows' splits are a past release's, and where their domain is hidden (published
+test rows without the gold) counting around them would see an empty test split and fill
+it with every new row. New rows get ids after the largest id their split ever had (kept or
+named by a pin), so an id once published is never given to another sentence; until a
+version is published and pinned, adding rows may renumber the new rows before them.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import pandas as pd
 
 from rucola.corpus import schema
 from rucola.corpus.dedup import sentence_key
-from rucola.corpus.pin import id_scope, id_scopes, load_pin
+from rucola.corpus.pin import group_splits, id_scope, id_scopes, load_pin, new_rows
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
 from rucola.params import path_list
@@ -29,6 +38,8 @@ from rucola.stage import StageRun, read_frame
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
 REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
 TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
+STRATIFIED = "stratified"
+NEW_ROWS = [STRATIFIED, *schema.SPLITS]  # split.new_rows (rucola.settings.NewRows)
 
 
 def _ratios(params: dict[str, Any], domain: str) -> list[float]:
@@ -38,17 +49,14 @@ def _ratios(params: dict[str, Any], domain: str) -> list[float]:
     return split_ratios(ratios, f"split.ratios.{domain}")
 
 
-def assign_splits(
-    frame: pd.DataFrame, ratios: list[float], seed: int, pinned: pd.Series | None = None
-) -> pd.Series:
-    """Split name per row of one domain (index aligned with ``frame``).
+def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int) -> pd.Series:
+    """Split name per row of one domain's new rows (index aligned with ``frame``).
 
     A unit (group) goes to the split whose rows fall furthest behind the ratios, counted per
     label and weighted by the unit's own label mix, so groups that hold both an acceptable
-    and an unacceptable variant keep the label shares balanced too. ``pinned`` (split name
-    or None per row) is hard: a pinned row keeps its split whatever its group does; the
-    group's unpinned rows join its pinned rows' split (the most common one), and the other
-    units fill the splits around them.
+    and an unacceptable variant keep the label shares balanced too. Only ``frame``'s rows
+    are counted: pinned rows and the rows that follow their pinned group are placed before
+    and never enter this count (see the module's docstring).
     """
     if frame.empty:
         return pd.Series([], dtype=object, index=frame.index)
@@ -69,32 +77,19 @@ def assign_splits(
     counts = np.zeros((3, 2))
     seen = np.zeros(2)
     choice: dict[str, str] = {}
-    fixed = pinned.dropna() if pinned is not None else pd.Series([], dtype=object)
-    if len(fixed):
-        pinned_rows = pd.DataFrame(
-            {"group": frame.loc[fixed.index, "group"].to_numpy(), "split": fixed.to_numpy()}
-        )
-        pinned_rows["rank"] = pinned_rows["split"].map(schema.SPLIT_INDEX)
-        tally = pinned_rows.value_counts(["group", "split", "rank"]).reset_index(name="n")
-        tally = tally.sort_values(["group", "n", "rank"], ascending=[True, False, True])
-        choice = dict(tally.drop_duplicates("group")[["group", "split"]].to_numpy().tolist())
-        for group, split in choice.items():
-            sizes = mix.loc[group].to_numpy(dtype=float)
-            counts[schema.SPLIT_INDEX[split]] += sizes
-            seen += sizes
-        units = units[~units["group"].isin(choice)]
     for group in units["group"]:
         sizes = mix.loc[group].to_numpy(dtype=float)
         seen += sizes
-        deficit = ((target * seen - counts) * sizes).sum(axis=1)
+        behind = target * seen - counts  # split x label
+        deficit = (behind * sizes).sum(axis=1)
         deficit[np.asarray(ratios) == 0] = -np.inf
-        index = int(np.argmax(deficit))
+        # On a tie (two splits equally behind for this unit's labels), the split furthest
+        # behind over all labels: 40 rows give 32/4/4, not 32/5/3.
+        tied = np.flatnonzero(deficit >= deficit.max() - 1e-9)
+        index = int(tied[np.argmax(behind.sum(axis=1)[tied])])
         counts[index] += sizes
         choice[group] = schema.SPLITS[index]
-    result = frame["group"].map(choice)
-    if len(fixed):
-        result.loc[fixed.index] = fixed  # the pin wins over the group
-    return result
+    return frame["group"].map(choice)
 
 
 def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
@@ -128,11 +123,15 @@ def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
 
 def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Per row the split and id the pins demand (``pinned_split``, ``pinned_id``; null when
-    free), and what the pins list that is no longer in the data.
+    free), the largest id each split ever had (``floor``: kept rows and every row a pin
+    names, removed ones too), and what the pins list that is no longer in the data.
 
-    A row of a published release is pinned by its own ``published_split`` and
+    A row of a published release is kept by its own ``published_split`` and
     ``published_id``; the pins (``split.pin``) match the other rows, by published identity
     when the row has one, else by normalised text; earlier pins and earlier pin rows win.
+    The report tells the two apart: ``published_kept`` rows kept by their own identity,
+    ``matched_by_pin`` rows a pin placed (with v1.1's config, where every published row
+    carries its identity, the latter is 0 and nothing is wrong).
     """
     n = len(frame)
     split = pd.Series([None] * n, index=frame.index, dtype=object)
@@ -142,14 +141,15 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
         split[published] = frame.loc[published, "published_split"]
         ids[published] = frame.loc[published, "published_id"]
     report: dict[str, Any] = {
-        "published": int(split.notna().sum()),
         "paths": list(paths),
-        "pinned": 0,
+        "published_kept": int(split.notna().sum()),
+        "matched_by_pin": 0,
         "removed": 0,
         "removed_examples": [],
     }
+    floor: dict[str, int] = {}
     if not paths:
-        return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), report
+        return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), {**report, "floor": floor}
     keys = [sentence_key(s) for s in frame["sentence"]]
     has_identity = split.notna()
     identity = [
@@ -161,6 +161,8 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
     by_pin = 0
     for path in paths:
         pins = load_pin(path)
+        for name, pin_ids in pins.dropna(subset=["id"]).groupby("split")["id"]:
+            floor[str(name)] = max(floor.get(str(name), -1), int(pin_ids.max()))
         by_identity = {
             (sp, sc, int(i)): k
             for k, (sp, sc, i) in enumerate(
@@ -188,8 +190,8 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
         removed = pins.loc[~matched, "key"].tolist()
         report["removed"] += len(removed)
         report["removed_examples"] += removed[: max(0, 20 - len(report["removed_examples"]))]
-    report["pinned"] = by_pin
-    return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), report
+    report["matched_by_pin"] = by_pin
+    return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), {**report, "floor": floor}
 
 
 def _straddling(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -212,9 +214,11 @@ def _straddling(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
-def _assign_ids(frame: pd.DataFrame, seed: int) -> pd.Series:
+def _assign_ids(frame: pd.DataFrame, seed: int, floor: dict[str, int]) -> pd.Series:
     """Kept ids for pinned rows; new rows get ids after the largest id of their split, in
-    a seeded hash order of their text, so new test ids reveal neither domain nor label."""
+    a seeded hash order of their text, so new test ids reveal neither domain nor label.
+    "Largest" counts ``floor`` too (every id a pin names, rows removed since included):
+    a removed row's id is never given to another sentence."""
     ids = frame["pinned_id"].copy()
     for split in schema.SPLITS:
         in_split = (frame["split"] == split).to_numpy()
@@ -222,10 +226,88 @@ def _assign_ids(frame: pd.DataFrame, seed: int) -> pd.Series:
         if len(new) == 0:
             continue
         kept = ids[in_split].dropna()
-        start = int(kept.max()) + 1 if len(kept) else 0
+        start = max(int(kept.max()) if len(kept) else -1, floor.get(split, -1)) + 1
         order = sorted(new, key=lambda i: (stable_hash(str(seed), frame.at[i, "sentence"]), i))
         ids[order] = np.arange(start, start + len(order))
     return ids.astype("int64")
+
+
+def _place_new_rows(
+    frame: pd.DataFrame, params: dict[str, Any], domains: list[str], seed: int
+) -> pd.Series:
+    """The split of every row: pinned rows keep theirs, rows of a pinned group join it,
+    and each domain's new rows are split among themselves (``split.new_rows``).
+
+    ``new_rows`` other than ``stratified`` sends a domain's new rows to that one split
+    only where the domain has pinned rows (a published release whose test is fixed); a
+    domain new in this version has no split to keep and is split by ``split.ratios``. A
+    split whose ratio is 0 for the domain cannot take them (exit 1, naming both keys)."""
+    policy = str(params.get("new_rows") or STRATIFIED)
+    if policy not in NEW_ROWS:
+        raise RucolaError(f"split.new_rows must be one of {', '.join(NEW_ROWS)}, not {policy!r}")
+    split = frame["pinned_split"].copy()
+    groups = group_splits(frame)
+    follow = split.isna() & frame["group"].isin(groups.keys())
+    split[follow] = frame.loc[follow, "group"].map(groups)
+    new = new_rows(frame)
+    pinned_domains = set(frame.loc[frame["pinned_split"].notna(), "domain"].dropna())
+    for domain in domains:
+        mask = new & (frame["domain"] == domain)
+        if not mask.any():
+            continue
+        ratios = _ratios(params, domain)
+        if policy == STRATIFIED or domain not in pinned_domains:
+            split[mask] = assign_splits(frame[mask], ratios, seed)
+            continue
+        if ratios[schema.SPLIT_INDEX[policy]] == 0:
+            raise RucolaError(
+                f"split.new_rows is {policy}, but split.ratios.{domain} gives {policy} no "
+                f"rows: {int(mask.sum())} new {domain} row(s) cannot go there",
+                "params.yaml",
+                hint="set split.new_rows: stratified, or a split that domain has",
+            )
+        split[mask] = policy
+    return split
+
+
+def _new_row_counts(frame: pd.DataFrame, new: pd.Series) -> dict[str, Any]:
+    """Per domain, how many new rows went to each split."""
+    out: dict[str, Any] = {}
+    for domain, rows in frame[new].groupby("domain", sort=True):
+        sizes = rows["split"].value_counts()
+        out[str(domain)] = {s: int(sizes.get(s, 0)) for s in schema.SPLITS}
+    return out
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """What ``rucola split`` prints: sizes per domain, the published test rows whose
+    domain is hidden (without the gold they are in no domain, so a domain's "test 0"
+    would mislead), and what the pins did: rows kept by their own published identity,
+    rows a ``split.pin`` entry matched, and the new rows' splits per domain."""
+    lines = []
+    for domain, info in report["domains"].items():
+        sizes = ", ".join(f"{s} {v['rows']}" for s, v in info["splits"].items())
+        lines.append(f"split: {domain}: {sizes}")
+    hidden = {s: n for s, n in report["unlabelled"].items() if n}
+    if hidden:
+        sizes = ", ".join(f"{s} {n}" for s, n in hidden.items())
+        lines.append(f"split: published rows without labels or domain (no gold): {sizes}")
+    pin, new = report["pin"], report["new_rows"]
+    if pin["paths"] or pin["published_kept"]:
+        by_domain = "; ".join(
+            f"{domain} " + ", ".join(f"{s} {n}" for s, n in sizes.items())
+            for domain, sizes in new["by_domain"].items()
+        )
+        joined = pin["new_in_pinned_groups"]
+        lines.append(
+            f"split: {pin['published_kept']} published rows kept their own split and id, "
+            f"{pin['matched_by_pin']} rows matched by split.pin, {pin['removed']} pinned "
+            f"rows no longer in the data; {new['rows']} new rows ({new['policy']}"
+            + (f": {by_domain}" if by_domain else "")
+            + ")"
+            + (f", {joined} more joined their pinned group" if joined else "")
+        )
+    return lines
 
 
 def run_split(params: dict[str, Any]) -> dict[str, Any]:
@@ -247,6 +329,7 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
         raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans two domains", input_path)
     seed = int(params["seed"])
     pins, pin_report = _pins(frame, path_list(params.get("pin"), "split.pin"))
+    floor = pin_report.pop("floor")
     frame["pinned_split"] = pins["pinned_split"]
     frame["pinned_id"] = pins["pinned_id"]
     unknown = frame["domain"].isna()
@@ -256,20 +339,17 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
             f"row without a domain and without a published split: {row.get('origin')}",
             input_path,
         )
-    frame["split"] = frame["pinned_split"]  # unlabelled published test rows
     domains = sorted(frame.loc[~unknown, "domain"].unique())
-    for domain in domains:
-        mask = frame["domain"] == domain
-        frame.loc[mask, "split"] = assign_splits(
-            frame[mask], _ratios(params, domain), seed, frame.loc[mask, "pinned_split"]
-        )
-    frame["id"] = _assign_ids(frame, seed)
+    frame["split"] = _place_new_rows(frame, params, domains, seed)
+    frame["id"] = _assign_ids(frame, seed, floor)
     # Rows in a fixed order: split, id scope (domain in train and validation), id.
     frame["_split"] = frame["split"].map(schema.SPLIT_INDEX)
     frame["_scope"] = id_scopes(frame)
     frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
+    new = new_rows(frame)
     straddling = _straddling(frame)
+    unpinned = frame["pinned_split"].isna()
     report = {
         "seed": seed,
         "ratios": {d: _ratios(params, d) for d in domains},
@@ -280,9 +360,15 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
         },
         "pin": {
             **pin_report,
-            "new": int(frame["pinned_split"].isna().sum()),
+            "new": int(unpinned.sum()),
+            "new_in_pinned_groups": int((unpinned & ~new).sum()),
             "straddling_groups": len(straddling),
             "straddling": straddling[:50],
+        },
+        "new_rows": {
+            "policy": str(params.get("new_rows") or STRATIFIED),
+            "rows": int(new.sum()),
+            "by_domain": _new_row_counts(frame, new),
         },
     }
     return frame, report

@@ -4,6 +4,12 @@ The prose lives in ``templates/card.md.j2``; this module only computes what goes
 Label statistics are computed from train and validation rows only, so the card cannot show
 a hidden test label: of the test split it gives row counts, nothing else. The ``votes``
 configuration is described from its public files only (test-row votes are private).
+
+A build of the embedded sample says so: when every source of sentences that params name
+(``extract.sources``, ``generate.sources``) lies under ``data/sample/``, the sentences were
+written by this project, so the card's title, ``pretty_name`` and description call it a
+sample, and it neither cites the RuCoLA paper as its source nor says its sentences come
+from publications. A build with any other source is described as the corpus it is.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFI
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "card.md.j2"
+SAMPLE_DIR = Path("data/sample")  # the embedded sample, written by this project
+# a sample's title when ``release.pretty_name`` does not say it is one
+SAMPLE_NAME = "rucola sample: examples written for the pipeline, not RuCoLA"
 LICENSE_NAMES = {"apache-2.0": "the Apache License 2.0 (Apache-2.0)"}
 
 # The Hub's size_categories values.
@@ -91,6 +100,31 @@ def configs_yaml(files: Sequence[SplitFile]) -> list[dict[str, Any]]:
     return configs
 
 
+def source_paths(params: Mapping[str, Any]) -> list[str]:
+    """Every path params name as a source of sentences: ``extract.sources`` (labelled
+    sentences) and ``generate.sources`` (what out-of-domain candidates are made from)."""
+    extract = (params.get("extract") or {}).get("sources") or []
+    generate = (params.get("generate") or {}).get("sources") or {}
+    entries = [*extract, *generate.values()]
+    return [str(e["path"]) for e in entries if isinstance(e, Mapping) and e.get("path")]
+
+
+def is_sample(params: Mapping[str, Any]) -> bool:
+    """Whether the build is of the embedded sample: params name sources of sentences and
+    every one lies under ``data/sample/`` (params paths are relative to the repository
+    root, the folder every stage runs in)."""
+    sample = SAMPLE_DIR.resolve()
+    paths = [Path(p).resolve() for p in source_paths(params)]
+    return bool(paths) and all(p == sample or sample in p.parents for p in paths)
+
+
+def pretty_name(params: Mapping[str, Any]) -> str:
+    """The card's title and ``pretty_name``: ``release.pretty_name``, unless the build is
+    the sample and that name does not say so (the schema's default names RuCoLA)."""
+    name = str(params["release"]["pretty_name"])
+    return SAMPLE_NAME if is_sample(params) and "sample" not in name.lower() else name
+
+
 def yaml_header(
     files: Sequence[SplitFile], params: dict, total: int, features: Mapping[str, Any]
 ) -> str:
@@ -101,7 +135,7 @@ def yaml_header(
         "language": ["ru"],
         "license": release.get("license", "apache-2.0"),
         "multilinguality": ["monolingual"],
-        "pretty_name": release["pretty_name"],
+        "pretty_name": pretty_name(params),
         "size_categories": [size_category(total)],
         "task_categories": ["text-classification"],
         "task_ids": ["acceptability-classification"],
@@ -143,12 +177,14 @@ def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 HIDDEN_DOMAIN = "RuCoLA test (domain hidden)"
+SAMPLE_HIDDEN_DOMAIN = "`default` test (domain hidden)"
 
 
-def split_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def split_rows(frame: pd.DataFrame, hidden: str = HIDDEN_DOMAIN) -> list[dict[str, Any]]:
     """Rows per domain and split (sizes only), with a total row. ``frame`` is the public
-    form: the ``default`` config's test rows are one row of the table (their domains are
-    hidden); the ``learner`` config's test rows are learner rows (that domain is public)."""
+    form: the ``default`` config's test rows are one row of the table, named ``hidden``
+    (their domains are hidden); the ``learner`` config's test rows are learner rows (that
+    domain is public)."""
     rows = []
     test = frame["split"] == "test"
     shown = frame["domain"].where(~test, frame["config"].where(frame["config"] != "default"))
@@ -157,7 +193,7 @@ def split_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
         if len(part):
             counts = part["split"].value_counts()
             row = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
-            rows.append({"domain": domain or HIDDEN_DOMAIN, **row, "total": len(part)})
+            rows.append({"domain": domain or hidden, **row, "total": len(part)})
     counts = frame["split"].value_counts()
     total = {s: int(counts.get(s, 0)) for s in schema.SPLITS}
     rows.append({"domain": "**all**", **total, "total": len(frame)})
@@ -245,9 +281,12 @@ def render_card(
     domains = [d for d in schema.DOMAINS if d in present]
     ratios = params["split"]["ratios"]
     licence = params["release"].get("license", "apache-2.0")
+    sample = is_sample(params)
     text = environment.get_template(TEMPLATE).render(
         yaml_header=yaml_header(files, params, len(frame), features),
-        pretty_name=params["release"]["pretty_name"],
+        pretty_name=pretty_name(params),
+        sample=sample,
+        corpus="the sample" if sample else "RuCoLA",
         license_name=LICENSE_NAMES.get(licence, licence),
         configs=configs,
         config_rows=config_rows(files),
@@ -256,7 +295,7 @@ def render_card(
         domains=domains,
         all_domains=schema.DOMAINS,
         splits=schema.SPLITS,
-        split_rows=split_rows(frame),
+        split_rows=split_rows(frame, SAMPLE_HIDDEN_DOMAIN if sample else HIDDEN_DOMAIN),
         ratios={d: ratios[d] for d in domains if d in ratios},
         label_names=schema.LABEL_NAMES,
         categories=schema.ALL_ERROR_TYPES,

@@ -16,6 +16,13 @@ What goes to the public repository is the build's publish manifest
 and SHA-256, the CSV layout under ``rucola_csv/``, plus the new ``CHANGELOG.md`` and the
 manifest itself with the changelog added. Any other file in the public or CSV folder
 stops the publish, named, before anything is sent.
+
+Two kinds of refusal. What makes a plan impossible or unsafe to show (a bad version or
+repository id, a file that differs from the manifest, a label in the public test split)
+stops at once. What only the real run needs (a clean git tree, a new version, a passed
+validation of exactly this data, a release built from it, votes hashed with the secret
+key) is a *blocker*: the plan is still made, so ``--dry-run`` shows the whole plan and then
+every blocker, and the real run refuses a plan with any blocker before any network call.
 """
 
 from __future__ import annotations
@@ -34,8 +41,14 @@ from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import file_sha256
 from rucola.ownership import BOOKKEEPING as OWNERSHIP_FILES
-from rucola.release.manifest import MANIFEST_FILE, render, verified_files, with_file
-from rucola.release.public import SOURCE_FILE
+from rucola.release.manifest import (
+    COMPAT_PREFIX,
+    MANIFEST_FILE,
+    render,
+    verified_files,
+    with_file,
+)
+from rucola.release.public import DEFAULT, GOLD_FILES, SOURCE_FILE
 from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publishable
 
 # no leading zeros (semver.org, item 2): ``01.0.0`` would be tagged ``v01.0.0`` beside ``v1.0.0``
@@ -111,6 +124,9 @@ class Plan:
     files: list[PlannedFile]
     private_repo_id: str | None = None
     private_files: list[PlannedFile] = field(default_factory=list)
+    # what the release manager should know (an empty gold), and what stops the real run
+    warnings: tuple[str, ...] = ()
+    blockers: tuple[RucolaError, ...] = ()
 
     def __post_init__(self) -> None:
         check_repo_ids(self.repo_id, self.private_repo_id)
@@ -126,20 +142,25 @@ class Plan:
         return {**repos, self.repo_id: self.files}
 
     def describe(self) -> str:
-        """One header line per repository (``publish``/``private`` and its id), then one
-        line per file with its size and full sha256."""
+        """One header line per repository (``publish``/``private`` and its id, how many
+        files, and how many of them are the CSV layout), then one line per file with its
+        size and full sha256."""
         lines = []
         for repo_id, files in self.uploads().items():
             kind = "private" if repo_id == self.private_repo_id else "publish"
             must = ", must be private" if kind == "private" else ""
+            csv = sum(f.path_in_repo.startswith(COMPAT_PREFIX) for f in files)
+            layout = f", {csv} of them the CSV layout under {COMPAT_PREFIX}" if csv else ""
             lines.append(
-                f"{kind} {repo_id} (dataset{must}) revision {self.revision}, tag {self.tag}"
+                f"{kind} {repo_id} (dataset{must}) revision {self.revision}, tag {self.tag}:"
+                f" {len(files)} files{layout}"
             )
             lines += [f"  {f.path_in_repo}  {f.size} B  sha256:{f.sha256}" for f in files]
         return "\n".join(lines)
 
 
-def _version_key(version: str) -> tuple[int, int, int]:
+def check_version(version: str) -> tuple[int, int, int]:
+    """``version`` as (major, minor, patch); an error unless it is ``X.Y.Z`` (semver)."""
     match = SEMVER.match(version)
     if not match:
         raise RucolaError(
@@ -159,34 +180,47 @@ def _git(root: Path, *args: str) -> str:
     return result.stdout
 
 
-def check_git(root: Path, version: str) -> None:
-    """A clean tree and a version greater than every ``vX.Y.Z`` tag."""
-    dirty = _git(root, "status", "--porcelain", "--untracked-files=no").strip()
+SHOWN_PATHS = 5  # changed files a dirty-tree blocker names
+
+
+def git_blockers(root: Path, version: str) -> list[RucolaError]:
+    """What in git stops the release: changed tracked files (a release is published from
+    a commit, so that it can be rebuilt from it), and a version not greater than every
+    ``vX.Y.Z`` tag."""
+    found = []
+    dirty = [
+        line[3:]
+        for line in _git(root, "status", "--porcelain", "--untracked-files=no").splitlines()
+        if line.strip()
+    ]
     if dirty:
-        first = dirty.splitlines()[0]
-        raise RucolaError(
-            f"the git tree is not clean ({first.strip()} ...)",
-            root,
-            hint="commit or stash your changes: a release must be reproducible",
+        shown = ", ".join(dirty[:SHOWN_PATHS])
+        more = f" and {len(dirty) - SHOWN_PATHS} more" if len(dirty) > SHOWN_PATHS else ""
+        found.append(
+            RucolaError(
+                f"the git tree is not clean: {len(dirty)} changed file(s): {shown}{more}",
+                hint="commit them first (README: 'Maintaining a published corpus'): a release "
+                "is published from a commit, so that it can be rebuilt from it",
+            )
         )
-    wanted = _version_key(version)
+    wanted = check_version(version)
     tags = [t[1:] for t in _git(root, "tag", "--list", "v*").split() if SEMVER.match(t[1:])]
-    newer = [t for t in tags if _version_key(t) >= wanted]
-    if newer:
-        latest = max(tags, key=_version_key)
-        raise RucolaError(
-            f"version {version} is not new: v{latest} is already tagged",
-            hint="choose a greater version",
+    if any(check_version(t) >= wanted for t in tags):
+        latest = max(tags, key=check_version)
+        found.append(
+            RucolaError(
+                f"version {version} is not new: v{latest} is already tagged",
+                hint="choose a greater version",
+            )
         )
+    return found
 
 
-def check_validation(split_path: Path, report_path: Path) -> None:
-    """The same rule as the build: a passed validation of exactly this file."""
-    from rucola.release.build import check_validated
-
+def check_split(split_path: Path) -> None:
+    """The split data exists: the changelog is a diff of it, so nothing can be planned
+    without it."""
     if not split_path.is_file():
         raise RucolaError("split data not found; run 'dvc repro'", split_path)
-    check_validated(split_path, report_path)
 
 
 def check_release_matches(release_dir: Path, private_dir: Path, split_path: Path) -> None:
@@ -264,27 +298,86 @@ def check_hidden_labels(files: list[PlannedFile]) -> None:
                 raise RucolaError(f"the public test split carries '{column}'", planned.local)
 
 
+def _rows(path: Path) -> int:
+    """Rows of a built parquet file, from its footer."""
+    try:
+        return pq.read_metadata(path).num_rows
+    except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+        raise RucolaError(f"not a readable parquet file ({exc})", path) from None
+
+
+def gold_warnings(
+    private_dir: Path, files: list[PlannedFile], private_repo_id: str | None
+) -> list[str]:
+    """An empty test gold beside a public test split with rows: nobody, the maintainers
+    included, can score that test split (a rebuild of published files without their gold,
+    RuCoLA v1 without ``test_gold.csv``). Allowed, but never silent."""
+    gold = private_dir / GOLD_FILES[DEFAULT]
+    test = next((f for f in files if f.path_in_repo == f"{DEFAULT}/test.parquet"), None)
+    tests = _rows(test.local) if test is not None and test.local is not None else 0
+    if not tests or (gold.is_file() and _rows(gold)):
+        return []
+    held = gold.is_file()
+    sent = f"; it is uploaded empty to {private_repo_id}" if held and private_repo_id else ""
+    return [
+        f"{gold}: the test gold {'has no rows' if held else 'is missing'}, so the {tests} rows"
+        f" of {DEFAULT}/test.parquet cannot be scored (built without their labels, as from"
+        f" published files without test_gold.csv){sent}"
+    ]
+
+
+def _blocker(check: Any, *args: Any) -> list[RucolaError]:
+    """``check(*args)``'s refusal as a blocker (an empty list when it passes)."""
+    try:
+        check(*args)
+    except RucolaError as exc:
+        return [exc]
+    return []
+
+
 def plan_release(
     params: dict[str, Any],
     repo_id: str,
     version: str,
     private_repo_id: str | None,
     changelog: str | None,
+    root: Path | None = None,
 ) -> Plan:
     """The files of one release; ``changelog`` is the full new CHANGELOG.md text, uploaded
-    from memory (the dry run lists exactly what the real run sends)."""
-    from rucola.release.build import check_separate_folders
+    from memory (the dry run lists exactly what the real run sends). Its blockers (see the
+    module docstring) are those of the git repository at ``root`` (default: the current
+    folder), the validation, the build and the votes' key."""
+    from rucola.release.build import check_separate_folders, check_validated
 
     section = params["release"]
-    _version_key(version)
+    check_version(version)
     check_separate_folders({key: section.get(key) for key in ("out", "private", "compat")})
-    check_release_matches(Path(section["out"]), Path(section["private"]), Path(section["input"]))
-    files = manifest_files(Path(section["out"]), section.get("compat"), changelog)
+    out, private_dir, split = Path(section["out"]), Path(section["private"]), Path(section["input"])
+    check_split(split)
+    try:
+        git = git_blockers(root or Path.cwd(), version)
+    except RucolaError as exc:  # not a git repository, no git
+        git = [exc]
+    blockers = [
+        *_blocker(check_validated, split, Path(section["validation"])),
+        *_blocker(check_release_matches, out, private_dir, split),
+        *git,
+        # annotator ids hashed with the secret key in the environment, not the sample's
+        *_blocker(check_publishable, out, private_dir),
+    ]
+    files = manifest_files(out, section.get("compat"), changelog)
     check_hidden_labels(files)
-    # annotator ids hashed with the secret key in the environment, not the sample's
-    check_publishable(Path(section["out"]), Path(section["private"]))
-    private = _planned(Path(section["private"])) if private_repo_id else []
-    return Plan(repo_id, version, "main", files, private_repo_id, private)
+    private = _planned(private_dir) if private_repo_id else []
+    return Plan(
+        repo_id,
+        version,
+        "main",
+        files,
+        private_repo_id,
+        private,
+        warnings=tuple(gold_warnings(private_dir, files, private_repo_id)),
+        blockers=tuple(blockers),
+    )
 
 
 def _commit(api: Any, repo_id: str, files: list[PlannedFile], plan: Plan) -> str:
@@ -349,11 +442,16 @@ def prepare_repos(api: Any, plan: Plan) -> list[str]:
 
 
 def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -> dict[str, Any]:
-    """Repositories checked (``prepare_repos``), then the private gold first (so a failure
-    there publishes nothing), then the public commit."""
+    """Refused when the plan has a blocker, before any request; then the repositories
+    checked (``prepare_repos``), the private gold first (so a failure there publishes
+    nothing), then the public commit."""
     from huggingface_hub import HfApi, get_token
     from huggingface_hub.errors import HTTPError
 
+    if plan.blockers:  # the CLI lists them all first; nothing is sent with any of them
+        first = plan.blockers[0]
+        more = f" (and {len(plan.blockers) - 1} more)" if len(plan.blockers) > 1 else ""
+        raise RucolaError(f"{first.message}{more}", first.path, first.line, first.hint)
     token = token or get_token()
     if not token:
         raise RucolaError("no Hugging Face token", hint="set HF_TOKEN or run 'hf auth login'")

@@ -61,6 +61,7 @@ AggregationMethod = Literal["majority", "dawid_skene", "wawa", "glad"]
 RepeatedVotes = Literal["error", "first", "last", "drop"]
 AnswerFormat = Literal["toloka", "label_studio"]
 AnnotatorKey = Literal["env", "sample"]
+NewRows = Literal["stratified", "train", "validation", "test"]
 
 DEFAULT_MARKS: dict[str, str] = {
     "": "acceptable",
@@ -447,6 +448,11 @@ class VoteColumns(Section):
 
 class Annotate(Section):
     candidates: Input = _key("data/interim/screened.parquet", "what `annotate export` sends")
+    all_candidates: Input = _key(
+        "data/interim/candidates.parquet",
+        "every candidate a pool may have held (`generate.merge.out`): answers for one outside "
+        "`candidates` are set aside as `not_in_pool`; outside both: exit 1",
+    )
     controls: Inputs = _key(
         lambda: ["data/sample/annotations/controls.tsv"],
         "at most one golden set; `[]`: pages without control tasks",
@@ -541,6 +547,17 @@ class Screen(Section):
     reference: Inputs = _key(
         lambda: ["data/interim/in_domain.parquet"], "rows that rank before the candidates"
     )
+    # Screening's own thresholds (defaults: the filter's), so that an experiment on the
+    # corpus filter never reruns screening and never invalidates answers already paid for.
+    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
+    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
+    min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
+    min_high_freq_share: Share | None = _key(
+        0.6, "kept when the share of high-frequency words is greater; null: off"
+    )
+    near_duplicates: NearDuplicates = _key(
+        NearDuplicates, "MinHash LSH near-duplicates among candidates and the reference"
+    )
 
 
 # --- split, validate, baseline, release ----------------------------------------------
@@ -559,15 +576,24 @@ class Split(Section):
     seed: Seed = _key(42, "order of groups within a stratum")
     ratios: SplitRatios = _key(SplitRatios, "per domain")
     pin: Inputs = _key(list, "previous releases whose rows keep their split")
+    new_rows: NewRows = _key(
+        "stratified",
+        "rows no pin holds, in a domain with pinned rows: `stratified` among themselves by "
+        "`split.ratios`, or all to `train`, `validation` or `test`",
+    )
 
 
 class Validate(Section):
     input: Input = _key("data/interim/split.parquet", "the split rows")
     report: Output = _key("reports/validation.json", "every check")
     docs: Output = _key("reports/validation_docs", "Great Expectations Data Docs")
-    max_split_deviation: Share = _key(0.02, "split sizes vs ratios")
+    max_split_deviation: Share = _key(
+        0.02, "split sizes vs ratios; at least 2 × the largest group / the rows checked"
+    )
     max_acceptable_share_deviation: Share = _key(
-        0.03, "each split's acceptable share vs its domain's"
+        0.03,
+        "each split's acceptable share vs its domain's; at least two binomial standard errors, "
+        "2 √(p (1 − p) / n)",
     )
     exempt_published: bool = _key(False, "true: rows of a published release skip text checks")
     error_types: list[Text] = _key(
@@ -599,6 +625,13 @@ class Release(Section):
     license: Text = _key("apache-2.0", "card licence")
 
 
+class Summarize(Section):
+    """The headline metrics DVC shows, read from the reports of filter, split, baseline and
+    annotate (their ``report`` keys, so each path is written once)."""
+
+    out: Output = _key("reports/metrics.json", "the headline metrics (`dvc metrics show`)")
+
+
 with warnings.catch_warnings():
     # ``validate`` is a params section and also a deprecated BaseModel class method; the
     # field wins on instances, which is all this schema uses.
@@ -617,6 +650,7 @@ with warnings.catch_warnings():
         validate: Validate = _key(Validate, "`rucola validate`")
         baseline: Baseline = _key(Baseline, "`rucola baseline`")
         release: Release = _key(Release, "`rucola release ...`")
+        summarize: Summarize = _key(Summarize, "`rucola summarize`")
 
 
 # --- defaults and key lists derived from the schema ----------------------------------
@@ -912,11 +946,14 @@ def cross_problems(params: Params) -> list[Problem]:
     generate = params.generate
     for name, generator in generate.generators.items():
         problems += generator_problems(name, generator, generate.sources.keys())
-    low, high = params.filter.min_tokens, params.filter.max_tokens
-    if low is not None and high is not None and low > high:
-        problems.append(
-            Problem.at(("filter", "min_tokens"), f"{low} is more than filter.max_tokens ({high})")
-        )
+    for section in ("filter", "screen"):
+        low, high = getattr(params, section).min_tokens, getattr(params, section).max_tokens
+        if low is not None and high is not None and low > high:
+            problems.append(
+                Problem.at(
+                    (section, "min_tokens"), f"{low} is more than {section}.max_tokens ({high})"
+                )
+            )
     frequency = params.filter.frequency
     if frequency.source == "rnc" and not frequency.path:
         problems.append(

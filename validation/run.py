@@ -33,6 +33,7 @@ from rucola.stage import read_frame  # noqa: E402
 from rucola.validation.suite import (  # noqa: E402
     BALANCE,
     BALANCE_ID_COLUMNS,
+    NEW_ROWS,
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
     ROW_ID_COLUMNS,
@@ -41,6 +42,7 @@ from rucola.validation.suite import (  # noqa: E402
     all_checks,
     balance_table,
     build_suite,
+    placed_new,
 )
 
 REPORT_ROWS = 50  # offending rows per expectation kept in the report
@@ -87,14 +89,20 @@ def _row_line(row: dict[str, Any]) -> str:
 
 
 def _balance_line(row: dict[str, Any]) -> str:
+    """``in_domain/test (new rows): 3 rows, share 0.075 (target 0.1, off by 0.025,
+    tolerance 0.05)``: one row of the balance table."""
+    where = f"{row['domain']}/{row['split']}"
+    if row.get("rows_of") == NEW_ROWS:
+        where += " (new rows)"
     if row.get("check") == "split_size":
         return (
-            f"{row['domain']}/{row['split']}: {row['rows']} rows, share {row['observed']} "
-            f"(target {row['target']}, off by {row['deviation']})"
+            f"{where}: {row['rows']} rows, share {row['observed']} "
+            f"(target {row['target']}, off by {row['deviation']}, "
+            f"tolerance {row.get('tolerance')})"
         )
     return (
-        f"{row['domain']}/{row['split']}: acceptable share {row['observed']} "
-        f"(domain {row['target']}, off by {row['deviation']})"
+        f"{where}: acceptable share {row['observed']} of {row['rows']} rows "
+        f"(domain {row['target']}, off by {row['deviation']}, tolerance {row.get('tolerance')})"
     )
 
 
@@ -146,6 +154,7 @@ def _read(input_path: Path) -> pd.DataFrame:
     if "pinned_split" not in frame.columns:
         frame["pinned_split"] = pd.Series([None] * len(frame), dtype=object)
     frame["id_scope"] = id_scopes(frame)
+    frame["placed_new"] = placed_new(frame)
     # "unique" as every stage means it: equal text after normalisation and homoglyph repair
     frame["sentence_key"] = [
         sentence_key(s) if isinstance(s, str) else s for s in frame["sentence"]
@@ -194,8 +203,10 @@ def _outcome(check: Check, result: Any, balance: pd.DataFrame) -> dict[str, Any]
     count = values.get("unexpected_count")
     if raised is not None:
         details = f"could not be evaluated: {raised}"
-    elif check.row_level and check.table == BALANCE and rows:
-        details = "; ".join(_balance_line(r) for r in rows)
+    elif check.row_level and check.table == BALANCE:
+        # the splits themselves are the offending rows, listed once under this line (the
+        # details used to repeat them, so the summary printed every split twice)
+        details = f"{count} of {values.get('element_count')} splits"
     elif check.row_level:
         details = f"{count} of {values.get('element_count')} rows"
     else:

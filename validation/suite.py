@@ -1,10 +1,21 @@
 """The expectation suites of the validate stage, and the derived table they check.
 
 Two tables go through Great Expectations: the split data itself (one row per sentence) and
-a small derived table with one row per check x domain x split (split sizes against
-``split.ratios``, acceptable shares against the domain's), so that every rule, row-level or
-distributional, ends up in one GX run and one report. Each expectation carries a readable
-name in ``meta["name"]``; results are matched back to their check by that name.
+a small derived table with one row per check x domain x rows checked x split (split sizes
+against ``split.ratios``, acceptable shares against the domain's), so that every rule,
+row-level or distributional, ends up in one GX run and one report. Each expectation
+carries a readable name in ``meta["name"]``; results are matched back to their check by
+that name.
+
+Which rows are balanced: a domain without pinned rows as a whole; in a domain with pinned
+rows (a published release's) the new rows only (``corpus.pin.new_rows``), which the split
+stage splits among themselves, so their own shares must match ``split.ratios``; with
+``split.new_rows`` naming one split, a row-level check instead wants every new row of such
+a domain there. The pinned rows' splits are the pinned release's (the pinned-split check
+covers them).
+
+Tolerances scale with the split's size (:func:`size_tolerance`,
+:func:`share_tolerance`): a configured 0.02 cannot be met by a split of 12 rows.
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ import os
 
 os.environ["GX_ANALYTICS_ENABLED"] = "False"  # before great_expectations is imported
 
+import math  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -24,6 +36,7 @@ from great_expectations.expectations.row_conditions import Column  # noqa: E402
 
 from rucola.corpus import schema  # noqa: E402
 from rucola.corpus.normalize import unprintable_class  # noqa: E402
+from rucola.corpus.pin import new_rows  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.settings import split_ratios as check_split_ratios  # noqa: E402
 
@@ -38,21 +51,28 @@ REQUIRED_COLUMNS = schema.SPLIT_ROW_SCHEMA.names
 # Not null for labelled rows; an unlabelled published test row (label -1) has neither.
 LABELLED_ONLY_COLUMNS = {"domain", "detailed_source"}
 NULLABLE_COLUMNS = {"error_type", *LABELLED_ONLY_COLUMNS}
-# Derived in validation.run from the split data: the published identity and the pin.
-OPTIONAL_COLUMNS = ["published_id", "pinned_split", "id_scope", "sentence_key"]
+# Derived in validation.run from the split data: the published identity, the pin, and
+# whether split.new_rows placed the row (1: a new row of a domain with pinned rows).
+OPTIONAL_COLUMNS = ["published_id", "pinned_split", "id_scope", "sentence_key", "placed_new"]
 
 # Columns that name an offending row in the results (GX's unexpected_index_column_names).
 ROW_ID_COLUMNS = ["split", "id", "origin", "sentence"]
-BALANCE_ID_COLUMNS = ["check", "domain", "split"]
+BALANCE_ID_COLUMNS = ["check", "domain", "rows_of", "split"]
 BALANCE_COLUMNS = [
     "check",
     "domain",
+    "rows_of",
     "split",
     "rows",
     "observed",
     "target",
     "deviation",
+    "tolerance",
+    "excess",
 ]
+ALL_ROWS = "all"  # rows_of: the domain's rows (a domain without pinned rows)
+NEW_ROWS = "new"  # rows_of: the domain's new rows (it has pinned rows)
+STRATIFIED = "stratified"  # split.new_rows (corpus.split.STRATIFIED)
 
 SPLIT_SIZE = "split_size"
 ACCEPTABLE_SHARE = "acceptable_share"
@@ -295,7 +315,60 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             True,
         ),
     ]
+    policy = new_rows_policy(params)
+    if policy != STRATIFIED:
+        checks.append(
+            (
+                f"new rows: all in {policy} (split.new_rows), where the domain has pinned rows",
+                gxe.ExpectColumnValuesToBeInSet(
+                    column="split", value_set=[policy], row_condition=Column("placed_new") == 1
+                ),
+                True,
+            )
+        )
     return [Check(name, ROWS, _named(e, name), row_level) for name, e, row_level in checks]
+
+
+def new_rows_policy(params: dict[str, Any]) -> str:
+    """``split.new_rows``: ``stratified`` or the one split new rows go to."""
+    policy = _section(params, "split").get("new_rows", STRATIFIED)
+    if policy not in (STRATIFIED, *schema.SPLITS):
+        raise RucolaError(
+            f"split.new_rows must be one of {STRATIFIED}, {', '.join(schema.SPLITS)}, "
+            f"not {policy!r}",
+            "params.yaml",
+        )
+    return str(policy)
+
+
+def size_tolerance(configured: float, rows: int, largest_group: int) -> float:
+    """How far a split's share of the rows may be from its ratio.
+
+    Not a binomial error: split sizes are not drawn at random. The split stage places whole
+    groups, per label, in the split furthest behind its ratio, which keeps every split
+    within one group of its target per label, so within two groups over both labels (6,000
+    simulated domains of 2 to 360 rows never came off by more than 1.2 groups). A share
+    can therefore miss its ratio by ``2 * largest_group / rows`` through rounding alone,
+    and on 40 new rows, where one row is 0.025, a configured 0.02 would fail a split that
+    is as close as whole rows allow. The tolerance is the larger of the two: the
+    configured one wherever the split is large enough to meet it, and still tight enough
+    that a misplaced handful of rows fails (5 of 100 rows: 0.05 > 0.02). A binomial
+    tolerance, as for the acceptable share, would let 5 misplaced rows of 100 pass (0.08).
+    """
+    if rows <= 0:
+        return configured
+    return max(configured, 2 * largest_group / rows)
+
+
+def share_tolerance(configured: float, share: float, rows: int) -> float:
+    """How far a split's acceptable share may be from its domain's: the larger of the
+    configured one and two binomial standard errors, ``2 * sqrt(p (1 - p) / n)``, with
+    ``p`` the domain's acceptable share and ``n`` the split's rows. A split of 12 rows
+    cannot hold a share of 0.55 closer than 7/12 = 0.583; the configured 0.03 is for
+    splits of hundreds of rows."""
+    if rows <= 0:
+        return configured
+    return max(configured, 2 * math.sqrt(share * (1 - share) / rows))
 
 
 def balance_checks(params: dict[str, Any]) -> list[Check]:
@@ -305,12 +378,9 @@ def balance_checks(params: dict[str, Any]) -> list[Check]:
     max_share = _number(validate, "max_acceptable_share_deviation", "validate")
     checks = [
         (
-            f"split sizes: within {max_split} of split.ratios",
+            f"split sizes: within max({max_split}, 2 groups / rows) of split.ratios",
             gxe.ExpectColumnValuesToBeBetween(
-                column="deviation",
-                min_value=0,
-                max_value=max_split,
-                row_condition=Column("check") == SPLIT_SIZE,
+                column="excess", max_value=0, row_condition=Column("check") == SPLIT_SIZE
             ),
         ),
         (
@@ -322,11 +392,10 @@ def balance_checks(params: dict[str, Any]) -> list[Check]:
             ),
         ),
         (
-            f"acceptable share: within {max_share} of the domain's",
+            f"acceptable share: within max({max_share}, 2 standard errors) of the domain's",
             gxe.ExpectColumnValuesToBeBetween(
-                column="deviation",
-                min_value=0,
-                max_value=max_share,
+                column="excess",
+                max_value=0,
                 row_condition=(Column("check") == ACCEPTABLE_SHARE) & (Column("rows") > 0),
             ),
         ),
@@ -346,64 +415,124 @@ def build_suite(name: str, checks: list[Check]) -> gx.ExpectationSuite:
     return gx.ExpectationSuite(name=name, expectations=[c.expectation for c in checks])
 
 
-def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
-    """One row per check x domain x split: observed share, target share and deviation.
+def placed_new(frame: pd.DataFrame) -> pd.Series:
+    """1 for a new row (``corpus.pin.new_rows``) of a domain with pinned rows: the rows
+    ``split.new_rows`` places; 0 for every other row."""
+    pinned = frame["pinned_split"].notna()
+    domains = set(frame.loc[pinned, "domain"].dropna())
+    return (new_rows(frame) & frame["domain"].isin(domains)).astype("int64")
 
-    A domain with pinned rows has no rows here: its split sizes are the pinned release's,
-    and the pinned-split check covers it. ``split_size`` rows compare the split's share of
-    the domain's rows with ``split.ratios``; ``acceptable_share`` rows compare the split's
-    share of acceptable rows with the domain's (``observed`` is null for an empty split).
+
+def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
+    """One row per check x domain x rows checked x split: observed share, target share,
+    deviation, tolerance and ``excess`` (deviation minus tolerance: > 0 fails).
+
+    ``rows_of`` is ``all`` for a domain without pinned rows and ``new`` for the new rows of
+    a domain with pinned rows (see the module's docstring; none with ``split.new_rows``
+    naming a split, which a row-level check covers). ``split_size`` rows compare a split's
+    share of those rows with ``split.ratios`` (:func:`size_tolerance`);
+    ``acceptable_share`` rows compare the split's share of acceptable rows with that of
+    all those rows (:func:`share_tolerance`; ``observed`` is null for an empty split).
     Domains without rows, and values that are not domains at all (the domain check names
     those), have no rows here.
     """
+    validate = _section(params, "validate")
+    max_split = _number(validate, "max_split_deviation", "validate")
+    max_share = _number(validate, "max_acceptable_share_deviation", "validate")
+    stratified = new_rows_policy(params) == STRATIFIED
     rows: list[dict[str, Any]] = []
     label = pd.to_numeric(frame["label"], errors="coerce")
     pinned = frame["pinned_split"].notna()  # validation.run._read adds it when absent
+    new = new_rows(frame).to_numpy()
     for domain in schema.DOMAINS:
         in_domain = (frame["domain"] == domain).to_numpy()
-        total = int(in_domain.sum())
-        if total == 0:
+        if not in_domain.any():
             continue
-        if pinned[in_domain].any():  # the pin's (published) splits, not ours to balance
+        if not pinned[in_domain].any():
+            checked, rows_of = in_domain, ALL_ROWS
+        elif stratified and (in_domain & new).any():
+            checked, rows_of = in_domain & new, NEW_ROWS
+        else:  # only the pin's (published) splits, or new rows sent to one split
             continue
+        total = int(checked.sum())
+        groups = frame.loc[checked, "group"].value_counts()  # null groups: the row check's
+        largest = int(groups.max()) if len(groups) else 1
         ratios = split_ratios(params, domain)
-        domain_share = float(label[in_domain].mean())
+        domain_share = float(label[checked].mean())
         for split, ratio in zip(schema.SPLITS, ratios, strict=True):
-            part = in_domain & (frame["split"] == split).to_numpy()
+            part = checked & (frame["split"] == split).to_numpy()
             count = int(part.sum())
-            observed = count / total
+            deviation = abs(count / total - ratio)
+            tolerance = size_tolerance(max_split, total, largest)
             rows.append(
-                {
-                    "check": SPLIT_SIZE,
-                    "domain": domain,
-                    "split": split,
-                    "rows": count,
-                    "observed": round(observed, 6),
-                    "target": round(ratio, 6),
-                    "deviation": round(abs(observed - ratio), 6),
-                }
+                _balance_row(
+                    SPLIT_SIZE,
+                    domain,
+                    rows_of,
+                    split,
+                    count,
+                    count / total,
+                    ratio,
+                    deviation,
+                    tolerance,
+                )
             )
             share = float(label[part].mean()) if count else None
             rows.append(
-                {
-                    "check": ACCEPTABLE_SHARE,
-                    "domain": domain,
-                    "split": split,
-                    "rows": count,
-                    "observed": None if share is None else round(share, 6),
-                    "target": round(domain_share, 6),
-                    "deviation": None if share is None else round(abs(share - domain_share), 6),
-                }
+                _balance_row(
+                    ACCEPTABLE_SHARE,
+                    domain,
+                    rows_of,
+                    split,
+                    count,
+                    share,
+                    domain_share,
+                    None if share is None else abs(share - domain_share),
+                    share_tolerance(max_share, domain_share, count),
+                )
             )
     table = pd.DataFrame(rows, columns=BALANCE_COLUMNS)
     return table.astype(
         {
             "check": "str",
             "domain": "str",
+            "rows_of": "str",
             "split": "str",
             "rows": "int64",
             "observed": "float64",
             "target": "float64",
             "deviation": "float64",
+            "tolerance": "float64",
+            "excess": "float64",
         }
     )
+
+
+def _balance_row(
+    check: str,
+    domain: str,
+    rows_of: str,
+    split: str,
+    rows: int,
+    observed: float | None,
+    target: float,
+    deviation: float | None,
+    tolerance: float,
+) -> dict[str, Any]:
+    """One row of the balance table, rounded to 6 places (the report's precision)."""
+
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 6)
+
+    return {
+        "check": check,
+        "domain": domain,
+        "rows_of": rows_of,
+        "split": split,
+        "rows": rows,
+        "observed": rounded(observed),
+        "target": rounded(target),
+        "deviation": rounded(deviation),
+        "tolerance": rounded(tolerance),
+        "excess": None if deviation is None else round(rounded(deviation) - rounded(tolerance), 6),
+    }

@@ -8,7 +8,7 @@ that the Label Studio reader can use the vote vocabulary of ``votes`` without a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -27,14 +27,6 @@ from rucola.corpus.annotations.votes import (
     stage2_from_toloka,
 )
 
-# The ids of the sentences we exported, asked for only when a Label Studio export is read
-# (reading them needs the candidates, which a Toloka-only round does without).
-KnownTasks = Callable[[], Collection[str]]
-
-
-def _known(known_tasks: KnownTasks | None) -> Collection[str] | None:
-    return None if known_tasks is None else known_tasks()
-
 
 def read_stage1(
     exports: Sequence[str | Path],
@@ -42,18 +34,17 @@ def read_stage1(
     field: str = STAGE1_FIELD,
     *,
     columns: Mapping[str, str | None] | None = None,
-    known_tasks: KnownTasks | None = None,
 ) -> pd.DataFrame:
     """All stage-1 votes, the format told from the file: Toloka exports (``.tsv``), Label
     Studio exports (``.json``), long tables (``.csv``, and every file of ``long_tables``,
-    read with ``columns``). ``known_tasks`` gives the ids we exported, asked only when a
-    Label Studio export is read (a task to label with another id is an error)."""
+    read with ``columns``). Whether a task was exported is decided later, alike for every
+    format (``corpus.annotations.pools``)."""
     parts = []
     for path in expand_paths(exports, (".tsv", ".csv", ".json")):
         if has_suffix(path, ".csv"):
             parts.append(read_long(path, columns))
         elif has_suffix(path, ".json"):
-            parts.append(read_export(path, 1, field, _known(known_tasks)))
+            parts.append(read_export(path, 1, field))
         else:
             parts.append(stage1_from_toloka(require_rows(tl.read_toloka(path), path), path, field))
     parts.extend(read_long(path, columns) for path in expand_paths(long_tables, (".csv", ".tsv")))
@@ -62,12 +53,10 @@ def read_stage1(
     return votes
 
 
-def read_stage2(
-    exports: Sequence[str | Path], *, known_tasks: KnownTasks | None = None
-) -> pd.DataFrame:
+def read_stage2(exports: Sequence[str | Path]) -> pd.DataFrame:
     """All stage-2 votes: Toloka exports (``.tsv``) and Label Studio exports (``.json``)."""
     parts = [
-        read_export(path, 2, STAGE1_FIELD, _known(known_tasks))
+        read_export(path, 2, STAGE1_FIELD)
         if has_suffix(path, ".json")
         else stage2_from_toloka(require_rows(tl.read_toloka(path), path), path)
         for path in expand_paths(exports, (".tsv", ".json"))

@@ -30,7 +30,7 @@ NO_MAJORITY = "no_category_majority"
 RELABELLED = "relabelled_acceptable"
 STAGE2_TOO_FEW = "stage2_too_few_votes"
 AWAITING_STAGE2 = "awaiting_stage2"
-NOT_IN_POOL = "not_in_stage2_pool"
+NOT_IN_STAGE2_POOL = "not_in_stage2_pool"
 
 STAGE2_COLUMNS = [
     "task",

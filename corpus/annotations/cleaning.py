@@ -3,6 +3,9 @@
 Rules apply in order and the first one that matches names the fate, so the counts add up:
 votes read = used + control + the sum of the drops.
 
+0. ``not_in_pool``: the task is a candidate outside today's pool (``annotate.candidates``)
+   though in an earlier one (``corpus.annotations.pools``); nothing else about the vote is
+   looked at, so such answers are never fatal (a conflicting repeat among them included).
 1. ``status_<status>``: the assignment was not accepted or approved (rejected, expired,
    skipped, or still only submitted).
 2. ``repeated_vote``: the worker answered the task before with the same answer;
@@ -26,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from rucola.corpus.annotations import toloka as tl
+from rucola.corpus.annotations.pools import NOT_IN_POOL
 from rucola.corpus.annotations.repeats import repeat_fates
 from rucola.corpus.annotations.votes import NOT_SURE
 
@@ -76,8 +80,11 @@ def clean(
     min_control_accuracy: float,
     min_page_seconds: float | None,
     repeated_votes: str = "error",
+    outside: np.ndarray | None = None,
 ) -> Cleaned:
-    """Assign every vote its fate (see the module docstring) and build the worker table."""
+    """Assign every vote its fate (see the module docstring) and build the worker table.
+
+    ``outside``: per vote, whether its task is outside today's pool (``Pools.outside``)."""
     votes = votes.copy()
     fate = np.full(len(votes), None, dtype=object)
 
@@ -87,12 +94,15 @@ def clean(
         values = name if isinstance(name, np.ndarray) else np.full(len(fate), name, dtype=object)
         fate[pending & mask] = values[pending & mask]
 
+    away = np.zeros(len(votes), dtype=bool) if outside is None else np.asarray(outside, bool)
+    assign(away, NOT_IN_POOL)
     status = votes["status"].to_numpy(dtype=object)
     assign(
         ~np.isin(status, tl.KEPT_STATUSES),
         np.array([f"status_{s.lower()}" for s in status], dtype=object),
     )
-    repeats = repeat_fates(votes, repeated_votes)
+    repeats = np.full(len(votes), None, dtype=object)
+    repeats[~away] = repeat_fates(votes[~away], repeated_votes)
     assign(np.not_equal(repeats, None), repeats)
     if min_page_seconds is not None and min_page_seconds > 0:
         seconds = votes["seconds"].astype(float).to_numpy()

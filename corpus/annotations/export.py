@@ -25,22 +25,21 @@ import pandas as pd
 
 from rucola.corpus.annotations import label_studio as ls
 from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.aggregate import PENDING
 from rucola.corpus.annotations.answers import read_stage1
 from rucola.corpus.annotations.categories import ERROR_TYPES
-from rucola.corpus.annotations.merge import merge_votes
+from rucola.corpus.annotations.merge import merge_votes, task_reason
+from rucola.corpus.annotations.pools import read_tasks, task_pools
 from rucola.corpus.annotations.votes import (
     LONG_STAGE1,
     STAGE1_FIELD,
     STAGE2_REQUIRED,
     UNACCEPTABLE_LABEL,
-    has_suffix,
     normalise_token,
 )
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_text
 from rucola.params import optional_path
-from rucola.stage import StageRun, read_frame
+from rucola.stage import StageRun
 
 STAGE = "annotate_export"
 
@@ -188,42 +187,6 @@ def pool_frame(
     return pd.DataFrame(rows, columns=[tl.INPUT_ID, tl.INPUT_SENTENCE, *fields, tl.HINT_TEXT])
 
 
-def read_tasks(path: str | Path) -> pd.DataFrame:
-    """Sentences to annotate: a parquet file or folder (candidates), or a CSV/TSV.
-
-    The id is ``candidate_id`` when present, else ``id``.
-    """
-    path = Path(path)
-    if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and has_suffix(p, ".parquet"))
-        if not files:
-            raise RucolaError("no parquet files in the candidates folder", path)
-        frame = pd.concat([read_frame(f, "candidates") for f in files], ignore_index=True)
-    elif not path.exists():
-        raise RucolaError("no such file or folder", path)
-    elif has_suffix(path, ".parquet"):
-        frame = read_frame(path, "candidates")
-    else:
-        frame = tl.read_table(path, "\t" if has_suffix(path, ".tsv") else ",")
-    key = "candidate_id" if "candidate_id" in frame.columns else "id"
-    if key not in frame.columns or "sentence" not in frame.columns:
-        raise RucolaError(
-            "expected columns candidate_id (or id) and sentence",
-            path,
-            1 if path.is_file() else None,
-        )
-    tasks = pd.DataFrame({"id": frame[key].astype(str), "sentence": frame["sentence"].astype(str)})
-    duplicated = tasks["id"].duplicated()
-    if duplicated.any():
-        raise RucolaError(f"duplicated id {tasks['id'][duplicated].iloc[0]!r}", path)
-    return tasks.sort_values("id", kind="stable").reset_index(drop=True)
-
-
-def exported_ids(candidates: str | Path) -> set[str]:
-    """The ids of the sentences a task pool sends out (control tasks aside)."""
-    return set(read_tasks(candidates)["id"])
-
-
 def export_pool(
     stage: int,
     tasks: pd.DataFrame,
@@ -316,6 +279,7 @@ def _stage2_pool(
         min_control_accuracy=float(section["min_control_accuracy"]),
         min_page_seconds=section["min_page_seconds"],
         repeated_votes=section.get("repeated_votes", "error"),
+        pools=task_pools(section, candidates),
     )
     tasks = stage2_tasks(result.tasks)
     run.count_read(len(result.tasks))
@@ -324,8 +288,10 @@ def _stage2_pool(
     run.set_aside(
         others[["id", "sentence"]].rename(columns={"id": "origin"}),
         [
-            "acceptable_at_stage1" if ok else f"{PENDING}:{reason}"
-            for ok, reason in zip(acceptable.fillna(False), others["reason"], strict=True)
+            "acceptable_at_stage1" if ok else task_reason(status, reason)
+            for ok, status, reason in zip(
+                acceptable.fillna(False), others["status"], others["reason"], strict=True
+            )
         ],
     )
     if tasks["sentence"].isna().any():
@@ -356,7 +322,8 @@ def run_export(
 
     Stage 1: every candidate (``read`` = candidates, all ``kept``). Stage 2: the sentences
     the stage-1 answers judge unacceptable (``read`` = stage-1 tasks; the others set aside
-    as ``acceptable_at_stage1`` or ``pending:<why>``). ``stage1``/``votes`` given replace
+    as ``acceptable_at_stage1``, ``pending:<why>`` or ``set_aside:not_in_pool``, a task
+    outside today's pool: ``corpus.annotations.pools``). ``stage1``/``votes`` given replace
     the params' answers as a whole. Returns the manifest, which names the golden set used
     (``golden_set``, null without one). The pool, its Label Studio twin (tasks and config)
     and the manifest appear together."""

@@ -27,7 +27,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -317,14 +317,12 @@ def read_export(
     path: str | Path,
     stage: int,
     field: str = STAGE1_FIELD,
-    known_tasks: Collection[str] | None = None,
 ) -> pd.DataFrame:
     """The votes of a Label Studio JSON export (``votes.VOTE_COLUMNS``), one per annotation
-    that is not a ground truth. ``known_tasks``: the candidate ids we exported; a task
-    that is neither one of them nor a control is an error."""
+    that is not a ground truth. Whether ``data.id`` names a task we exported is decided
+    with the other formats' (``corpus.annotations.pools``)."""
     path = Path(path)
     source = str(path)
-    known = None if known_tasks is None else set(known_tasks)
     rows: list[dict[str, Any]] = []
     page_time: dict[tuple[str, str], float] = {}
     for index, ls_task in enumerate(_load(path), start=1):
@@ -340,10 +338,6 @@ def read_export(
         task = str(key).strip()
         annotations = ls_task.get("annotations", [])
         golden = _golden(data, annotations, stage, field, path, task)
-        # A control carries its own golden answer (and may have left the golden set since);
-        # a sentence to label must be one of the candidates we exported.
-        if known is not None and golden is None and task not in known:
-            raise _error(path, task, "task was never exported", hint="a task from another pool?")
         page = data.get("page")
         for i, annotation in enumerate(annotations, start=1):
             if annotation.get("ground_truth"):

@@ -13,7 +13,8 @@ answered on; control tasks are not tasks).
 - ``kept``: the ``labelled`` ones, which ``annotate corpus`` adds to the corpus;
 - ``set_aside``: the others, by ``pending:<why>`` (``too_few_votes``, ``tie``,
   ``awaiting_stage2``, ``stage2_too_few_votes``: more answers may label them) or
-  ``set_aside:<why>`` (stage 2 found several categories, ``other``, or no majority).
+  ``set_aside:<why>`` (stage 2 found several categories, ``other``, or no majority;
+  ``not_in_pool``: a candidate outside today's pool, ``corpus.annotations.pools``).
 
 Every task, labelled or not, stays in the annotated table with its status, since the next
 round and ``annotate corpus`` need them. Votes are counted apart, per stage, in ``votes``
@@ -31,9 +32,15 @@ import pyarrow as pa
 
 from rucola.corpus import schema
 from rucola.corpus.annotations.aggregate import LABELLED, PENDING, aggregate_stage1, check_method
-from rucola.corpus.annotations.answers import KnownTasks, read_stage1, read_stage2
-from rucola.corpus.annotations.categories import NOT_IN_POOL, aggregate_stage2, combine
+from rucola.corpus.annotations.answers import read_stage1, read_stage2
+from rucola.corpus.annotations.categories import (
+    NOT_IN_STAGE2_POOL,
+    SET_ASIDE,
+    aggregate_stage2,
+    combine,
+)
 from rucola.corpus.annotations.cleaning import USED, clean
+from rucola.corpus.annotations.pools import NOT_IN_POOL, Pools
 from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
 from rucola.corpus.annotations.result import MergeResult, status_counts
 from rucola.corpus.annotations.votes import (
@@ -93,15 +100,20 @@ def merge_votes(
     min_control_accuracy: float,
     min_page_seconds: float | None,
     repeated_votes: str = "error",
+    pools: Pools | None = None,
 ) -> MergeResult:
-    """Clean, aggregate stage 1, aggregate stage 2 over the stage-1 unacceptable tasks."""
+    """Clean, aggregate stage 1, aggregate stage 2 over the stage-1 unacceptable tasks.
+
+    ``pools``: today's pool and every pool; without it every task is taken as it comes."""
     check_method(method)
     cleaning = {
         "min_control_accuracy": min_control_accuracy,
         "min_page_seconds": min_page_seconds,
         "repeated_votes": repeated_votes,
     }
-    cleaned1 = clean(votes1, **cleaning)
+    outside1 = pools.outside(votes1) if pools is not None else None
+    outside2 = pools.outside(votes2) if pools is not None and votes2 is not None else None
+    cleaned1 = clean(votes1, **cleaning, outside=outside1)
     controls = control_tasks(votes1)
     tasks = sorted(set(votes1["task"]) - controls)
     stage1 = aggregate_stage1(cleaned1.used, tasks, method, min_votes)
@@ -109,13 +121,18 @@ def merge_votes(
     stage2 = pd.DataFrame(columns=["task", "n_votes_stage2", "categories", "agreement_stage2"])
     stage2 = stage2.assign(outcome=None, error_type=None, reason=None)
     if votes2 is not None:
-        cleaned2 = clean(votes2, **cleaning)
+        cleaned2 = clean(votes2, **cleaning, outside=outside2)
         pool = set(stage1.loc[(stage1["status"] == LABELLED) & (stage1["label"] == 0), "task"])
         fate = cleaned2.votes["fate"]
         outside = (fate == USED) & ~cleaned2.votes["task"].isin(pool)
-        cleaned2.votes.loc[outside, "fate"] = NOT_IN_POOL
+        cleaned2.votes.loc[outside, "fate"] = NOT_IN_STAGE2_POOL
         stage2 = aggregate_stage2(cleaned2.used, min_votes)
     final = combine(stage1, stage2)
+    if outside1 is not None and outside1.any():
+        # Answered on an earlier pool: kept on file, set aside while outside today's.
+        away = final["task"].isin(set(votes1.loc[outside1, "task"]))
+        final.loc[away, ["status", "reason"]] = [f"{SET_ASIDE}:{NOT_IN_POOL}", NOT_IN_POOL]
+        final.loc[away, "label"] = pd.NA
     sentences = first_sentences(votes1, votes2 if votes2 is not None else votes1.iloc[:0])
     final.insert(1, "sentence", final["task"].map(sentences))
     final = final.rename(columns={"task": "id"})
@@ -187,17 +204,17 @@ def run_merge(
     plot: str | Path,
     plot_png: str | Path,
     votes_out: str | Path | None = None,
-    known_tasks: KnownTasks | None = None,
+    pools: Pools | None = None,
 ) -> dict[str, Any]:
     """Read, merge, then write everything at once; returns the report.
 
     Params that name no answers at all give an empty round (no rows, a report that says
-    so); a file or folder that is named but holds no answer is an error. ``known_tasks``:
-    the ids we exported, asked for when a Label Studio export is read."""
+    so); a file or folder that is named but holds no answer is an error. ``pools``: today's
+    pool and every pool the answers are checked against (``corpus.annotations.pools``)."""
     check_method(method)
     columns = params.get("vote_columns")
-    votes1 = read_stage1(stage1, votes, output_field, columns=columns, known_tasks=known_tasks)
-    votes2 = read_stage2(stage2, known_tasks=known_tasks) if stage2 else None
+    votes1 = read_stage1(stage1, votes, output_field, columns=columns)
+    votes2 = read_stage2(stage2) if stage2 else None
     result = merge_votes(
         votes1,
         votes2,
@@ -206,8 +223,10 @@ def run_merge(
         min_control_accuracy=float(params["min_control_accuracy"]),
         min_page_seconds=params.get("min_page_seconds"),
         repeated_votes=params.get("repeated_votes", "error"),
+        pools=pools,
     )
     data = build_report(result, params)
+    data["pools"] = pools.report() if pools is not None else {"checked": False}
     data["inputs"] = {
         "stage1": sorted({str(s) for s in votes1["source"]}),
         "stage2": sorted({str(s) for s in votes2["source"]}) if votes2 is not None else [],

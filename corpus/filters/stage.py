@@ -1,7 +1,9 @@
 """The filter and screen stages: thresholds over measured attributes, then duplicates.
 
-``filter`` runs over the measured corpus rows, ``screen`` (the same code with the screen
-section's paths and reference set) over the measured candidates before annotation. The
+``filter`` runs over the measured corpus rows with the ``filter`` section, ``screen`` (the
+same code) over the measured candidates before annotation with the ``screen`` section
+alone: its own thresholds, near-duplicate settings, paths and reference set, so that an
+experiment on the corpus filter never reruns screening nor invalidates answers. The
 rules run in order, each on the rows the earlier ones kept (``corpus.filters.base``):
 ``too_few_tokens`` / ``too_many_tokens``, ``low_frequency_words``, then ``duplicate`` /
 ``near_duplicate`` (``detail`` names the row repeated). Kept rows, set-aside rows, the

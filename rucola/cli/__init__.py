@@ -14,23 +14,41 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from typer.core import TyperCommand
 
-from rucola.cli import annotate, corpus, generation, release, track
-from rucola.cli.common import BoundaryGroup, state
+from rucola.cli import annotate, corpus, generation, release, summary, track
+from rucola.cli.common import BoundaryGroup, HelpCommand, HelpGroup, state
 
 app = typer.Typer(
     cls=BoundaryGroup,  # every command's errors pass through its one boundary
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # docstrings are reflowed to the terminal's width, `code` shown as such
+    rich_markup_mode="markdown",
     help="Build, check and release corpora of acceptability judgments.",
 )
 # Groups without a name add their commands at the top level, in this order in --help.
 app.add_typer(corpus.commands)
 app.add_typer(generation.commands)
 app.add_typer(release.commands)
+app.add_typer(summary.commands)
 app.add_typer(track.commands)
-app.add_typer(release.release_app, name="release")
-app.add_typer(annotate.annotate_app, name="annotate")
+app.add_typer(release.release_app, name="release", cls=HelpGroup)
+app.add_typer(annotate.annotate_app, name="annotate", cls=HelpGroup)
+
+
+def _plain_help(group: typer.Typer) -> None:
+    """Every command of ``group`` and its subgroups renders its help with
+    :class:`rucola.cli.common.PlainHelp` (a command module need not name the class)."""
+    for command in group.registered_commands:
+        if command.cls in (None, TyperCommand):  # Typer's default, not a class of our own
+            command.cls = HelpCommand
+    for subgroup in group.registered_groups:
+        if subgroup.typer_instance is not None:
+            _plain_help(subgroup.typer_instance)
+
+
+_plain_help(app)
 
 
 @app.callback()

@@ -6,7 +6,6 @@ these commands without options.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -165,8 +164,8 @@ def merge(
 
     Answers come as Toloka TSVs, Label Studio JSON exports or long tables, the format told
     from the file."""
-    from rucola.corpus.annotations.export import exported_ids
     from rucola.corpus.annotations.merge import run_merge
+    from rucola.corpus.annotations.pools import task_pools
     from rucola.settings import RepeatedVotes
 
     section = dict(_section(params_file))
@@ -176,11 +175,11 @@ def merge(
             repeated_votes, RepeatedVotes, "--repeated-votes", "policy"
         )
     files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
-    # A Label Studio task to label must be one we exported: a candidate.
-    known = functools.cache(lambda: exported_ids(section["candidates"]))
+    # An answered task outside today's pool is set aside, in no pool at all an error.
+    pools = task_pools(section)
     summary = run_merge(
         section,
-        known_tasks=known,
+        pools=pools,
         votes_out=_beside(report, "_votes.parquet") if report else section["votes_out"],
         stage1=files1,
         stage2=files2,
@@ -205,6 +204,12 @@ def merge(
         f"annotate merge: {summary['tasks']['total']} tasks {summary['tasks']['by_status']}",
         markup=False,
     )
+    if not pools.checked:
+        out.print(
+            f"annotate merge: no pool check ({pools.candidates}, annotate.candidates, "
+            "does not exist): every answered task taken as it comes",
+            markup=False,
+        )
 
 
 def _columns(given: dict[str, Any], pairs: list[str]) -> dict[str, Any]:

@@ -34,13 +34,14 @@ from typing import Annotated, Any, NoReturn, TypeVar, get_args
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from rucola.errors import RucolaError
 
 # emoji=False: Rich would print `params.yaml:100: ...` as `params.yaml💯 ...`
-err = Console(stderr=True, highlight=False, emoji=False)
-out = Console(highlight=False, emoji=False)
+# soft_wrap: a line is never cut at the console width, so piped output keeps whole lines.
+err = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
+out = Console(highlight=False, emoji=False, soft_wrap=True)
 # Set by the ``--debug`` option of the main app, read when a command fails.
 state = {"debug": False}
 
@@ -142,7 +143,46 @@ def error_boundary() -> Iterator[None]:
         _fail(os_error_line(exc))
 
 
-class BoundaryGroup(TyperGroup):
+class PlainHelp:
+    """Help that reads like the rest of the Unix tools: Typer (0.27 and later) writes a
+    type after every option, a flag's too (``--dry-run <bool>``, though a flag takes no
+    value), and a required argument as ``{name}`` in the usage line. Here a flag shows no
+    type and an argument is ``NAME`` (``[NAME]`` when optional), in the usage line, the
+    arguments table and errors alike. Every command and group of ``rucola`` uses it
+    (``rucola.cli``: ``HelpCommand``, ``HelpGroup``, ``BoundaryGroup``)."""
+
+    options_metavar: str | None
+
+    def get_params(self, ctx: typer.Context) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if param.metavar is not None:
+                continue
+            if isinstance(param, TyperArgument):
+                param.metavar = (param.name or "").upper()
+            elif getattr(param, "is_flag", False):
+                param.metavar = ""  # no type shown: a flag takes no value
+        return params
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                name = param.metavar if param.required else f"[{param.metavar}]"
+                pieces.append(name + ("..." if param.nargs != 1 else ""))
+        subcommands = getattr(self, "subcommand_metavar", None)
+        return [*pieces, subcommands] if subcommands else pieces
+
+
+class HelpCommand(PlainHelp, TyperCommand):
+    """A ``rucola`` command (see :class:`PlainHelp`)."""
+
+
+class HelpGroup(PlainHelp, TyperGroup):
+    """A ``rucola`` command group (see :class:`PlainHelp`)."""
+
+
+class BoundaryGroup(HelpGroup):
     """The root ``rucola`` group: every command, in every subgroup, runs inside
     :func:`error_boundary`, because a group invokes its subcommands from ``invoke``."""
 

@@ -113,14 +113,13 @@ def screen(
     report: ReportOption = None,
     params_file: ParamsOption = None,
 ) -> None:
-    """Screen measured candidates (filter thresholds, duplicates vs in-domain) before export."""
+    """Screen measured candidates (screen thresholds, duplicates vs in-domain) before export."""
     from rucola.corpus.filters.stage import run_filter
     from rucola.stage import summary_line
 
-    params = read_params(params_file)
-    # The filter's thresholds with the screen's own paths and reference set.
+    # The screen section alone: thresholds of its own, so filter.* never reruns it.
     section = override(
-        {**params["filter"], **params["screen"]},
+        read_params(params_file)["screen"],
         input=input_path,
         out=out_path,
         rejected=rejected,
@@ -138,12 +137,10 @@ def split(
     params_file: ParamsOption = None,
 ) -> None:
     """Stratified, group-aware train/validation/test split with deterministic ids."""
-    from rucola.corpus.split import run_split
+    from rucola.corpus.split import run_split, summary_lines
 
     section = override(
         read_params(params_file)["split"], input=input_path, out=out_path, report=report
     )
-    summary = run_split(section)
-    for domain, info in summary["domains"].items():
-        sizes = ", ".join(f"{s} {v['rows']}" for s, v in info["splits"].items())
-        out.print(f"split: {domain}: {sizes}")
+    for line in summary_lines(run_split(section)):
+        out.print(line, markup=False, soft_wrap=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from rucola.cli.common import (
     InputOption,
@@ -151,7 +152,8 @@ def release_build(input_path: InputOption = None, params_file: ParamsOption = No
     report = run_release(params)
     out.print(
         f"release: {section['out']} {report['configs']}; RuCoLA CSV layout in "
-        f"{section['compat']} {report['compat']}"
+        f"{section['compat']} {report['compat']}",
+        soft_wrap=True,  # one line in DVC's log too (Rich wraps at 80 columns there)
     )
 
 
@@ -171,22 +173,32 @@ def release_publish(
             help="previous release (folder or parquet) for the changelog; default: split.pin",
         ),
     ] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan only")] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="print the plan and what would stop the real run; send nothing (exit 1 "
+            "if something would)",
+        ),
+    ] = False,
     params_file: ParamsOption = None,
 ) -> None:
     """Publish a validated release: one atomic commit and a tag vX.Y.Z on the Hub.
 
-    The new changelog goes up with the commit; the local file is written only after the
-    commit and the tag succeeded, so a failed publish leaves the git tree as it was.
-    Repository ids are checked first, before any file is read or request sent; the private
-    repository must differ from the public one and be private on the Hub (see
-    ``release.publish.prepare_repos``)."""
+    Refused, before anything is sent, unless the git tree is clean (commit the build
+    first), the version is greater than every vX.Y.Z tag, validation passed on exactly
+    this data and the release was built from it; `--dry-run` prints the whole plan (every
+    file with its size and SHA-256, the CSV layout under rucola_csv/ included), then lists
+    whatever would stop the real run. The new changelog goes up with the commit and is
+    written locally only after the commit and the tag succeeded, so a failed publish leaves
+    the git tree as it was. The private repository must differ from the public one and be
+    private on the Hub (a missing one is created private)."""
     from rucola.params import path_list
     from rucola.release.publish import (
         changelog_section,
-        check_git,
         check_repo_ids,
-        check_validation,
+        check_split,
+        check_version,
         plan_release,
         publish,
         render_changelog,
@@ -194,22 +206,30 @@ def release_publish(
     )
 
     check_repo_ids(repo_id, private_repo_id)
+    check_version(version)
     params = read_params(params_file)
     section = params["release"]
-    check_validation(Path(section["input"]), Path(section["validation"]))
-    check_git(Path.cwd(), version)
+    check_split(Path(section["input"]))  # the changelog is a diff of it
     changelog = Path(section["changelog"])
     pins = path_list(params["split"].get("pin"), "split.pin")
     entry = changelog_section(version, section["input"], previous or (pins[0] if pins else None))
     text = render_changelog(changelog, entry)
-    plan = plan_release(params, repo_id, version, private_repo_id, text)
+    plan = plan_release(params, repo_id, version, private_repo_id, text, Path.cwd())
     if dry_run:
         out.print(plan.describe(), markup=False, soft_wrap=True)
-        out.print("dry run: nothing was sent")
+        stops = f"; the real run would stop: {len(plan.blockers)} problem(s), listed below"
+        out.print(f"dry run: nothing was sent{stops if plan.blockers else ''}", markup=False)
+    for warning in plan.warnings:
+        err.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+    if plan.blockers:
+        for blocker in plan.blockers:
+            err.print(f"[bold red]error:[/] {escape(blocker.format())}", soft_wrap=True)
+        raise typer.Exit(1)
+    if dry_run:
         return
     result = publish(plan, endpoint=os.environ.get("HF_ENDPOINT"))
     for warning in result["warnings"]:
-        err.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
+        err.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
     write_changelog(changelog, text)
     out.print(f"published {repo_id} {plan.tag} (commit {result['commit'][:12]})")
     out.print(f"wrote {changelog}: commit it and tag the git tree {plan.tag}", markup=False)
@@ -218,8 +238,20 @@ def release_publish(
 @release_app.command("diff")
 @handles_errors
 def release_diff_command(
-    old: Annotated[Path, typer.Argument(help="previous release folder or split parquet")],
-    new: Annotated[Path, typer.Argument(help="new release folder or split parquet")],
+    old: Annotated[
+        Path,
+        typer.Argument(
+            help="the previous release: a release folder, a split parquet or a folder of "
+            "published RuCoLA CSVs",
+        ),
+    ],
+    new: Annotated[
+        Path,
+        typer.Argument(
+            help="the new release: a release folder, a split parquet or a folder of "
+            "published RuCoLA CSVs",
+        ),
+    ],
     private: Annotated[
         bool,
         typer.Option(
@@ -229,12 +261,42 @@ def release_diff_command(
         ),
     ] = False,
 ) -> None:
-    """Rows added, removed, relabelled, re-categorised and moved between two releases.
+    """Rows added, removed, corrected, relabelled, re-categorised and moved between two
+    releases, as Markdown.
 
-    The public diff (the one the changelog publishes) sees both releases in public form: a
-    test row is listed only when added, removed, moved or with corrected text, with no
-    cause. ``--private`` adds the hidden changes and causes from ``../private``."""
+    OLD and NEW are each a release folder (data/release/rucola), a split parquet
+    (data/interim/split.parquet) or a folder in the published RuCoLA CSV layout
+    (in_domain_train.csv, in_domain_dev.csv, out_of_domain_dev.csv, test.csv). Rows are
+    matched by split, domain (train and validation only) and id. This is the public diff,
+    the one the changelog publishes: it sees both releases in public form, so a test row is
+    listed only when added, removed, moved or with corrected text, and with no cause.
+    `--private` adds the hidden changes, from each release folder's ../private, and every
+    cause. Each table row is one line, also when the output goes to a file or a pipe."""
     from rucola.release.diff import release_diff, to_markdown
 
     result = release_diff(old, new, private=private)
-    out.print(to_markdown(result, f"{old} -> {new}"), markup=False)
+    # soft_wrap: Rich wraps at the console's width, 80 columns when stdout is no terminal,
+    # which would split a Markdown table row across lines
+    out.print(to_markdown(result, f"{old} -> {new}"), markup=False, soft_wrap=True, end="")
+
+
+@release_app.command("keep")
+@handles_errors
+def release_keep(
+    version: Annotated[str, typer.Option("--version", help="the published version, X.Y.Z")],
+    into: Annotated[
+        Path, typer.Option("--into", help="folder of kept versions (vX.Y.Z inside)")
+    ] = Path("data/releases"),
+    params_file: ParamsOption = None,
+) -> None:
+    """Keep the published release (public folder, CSV layout, private gold and ledger) in
+    data/releases/vX.Y.Z, which the next version pins; never replaces a kept version."""
+    from rucola.release.keep import keep_release
+
+    target = keep_release(read_params(params_file), version, into)
+    out.print(
+        f"kept v{version} in {target}: track it with 'dvc add {target}' and pin it in the "
+        f"next version (split.pin: [..., {target}/rucola])",
+        markup=False,
+        soft_wrap=True,
+    )

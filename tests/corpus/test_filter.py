@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from rucola.corpus.filters.base import apply_rules
@@ -113,7 +114,7 @@ def test_stage_measures_then_filters(tmp_path, rnc):
     assert report == json.loads((tmp_path / "f.json").read_text())
     assert report["read"] == report["kept"] + sum(report["set_aside"].values()) == 3
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
-    assert "n_tokens,sentences" in (tmp_path / "p.csv").read_text()
+    assert (tmp_path / "p.csv").read_text().startswith("n_tokens,")  # corpus.plots' table
     # A stricter threshold needs no new measurement: the attributes are kept.
     params["min_high_freq_share"] = 0.7
     assert run_filter(params)["kept"] == 0
@@ -136,3 +137,60 @@ def test_rnc_bad_row_names_line(tmp_path):
 def test_share_handles_all_empty():
     values = pa.array([[], []], pa.list_(pa.float32()))
     assert np.array_equal(high_freq_share(values, 1.0), [0.0, 0.0])
+
+
+def test_screen_reads_its_own_thresholds_never_the_filters(run_cli, tmp_path):
+    """``screen`` takes thresholds and near-duplicate settings from the ``screen`` section
+    alone: a corpus-filter experiment (``filter.*``) cannot change which candidates are sent
+    out for annotation, so it never reruns screening nor invalidates paid answers."""
+    candidates = pa.table(
+        {
+            "candidate_id": ["c1", "c2", "c3", "c4"],
+            "sentence": [
+                "Мальчик читает.",
+                "Мальчик читает книгу каждый день.",
+                "Мальчик читает книгу каждый день!",
+                "Мальчик читает интересную книгу в парке каждый день утром.",
+            ],
+            "n_tokens": [3, 6, 6, 10],
+            "word_ipm": pa.array(
+                [[100.0] * 2, [100.0] * 5, [100.0] * 5, [100.0] * 9], pa.list_(pa.float32())
+            ),  # fmt: skip
+        }
+    )
+    write_parquet(candidates, tmp_path / "measured.parquet")
+    screen = {
+        "input": "measured.parquet",
+        "out": "screened.parquet",
+        "rejected": "rejected.parquet",
+        "report": "screen.json",
+        "plot": "plot.csv",
+        "plot_png": "plot.png",
+        "reference": [],
+        "min_tokens": 4,
+        "max_tokens": 8,
+        "min_high_freq_share": 0.5,
+        "near_duplicates": {"threshold": 0.9},
+    }
+    # thresholds under which the filter would keep none of them, exact duplicates only
+    corpus_filter = {"min_tokens": 20, "max_tokens": 30, "min_high_freq_share": 0.99,
+                     "near_duplicates": {"enabled": False}}  # fmt: skip
+    text = json.dumps({"screen": screen, "filter": corpus_filter})
+    (tmp_path / "params.yaml").write_text(text, encoding="utf-8")
+    code, stdout, stderr = run_cli("screen", cwd=tmp_path)
+    assert code == 0, stderr
+    report = json.loads((tmp_path / "screen.json").read_text(encoding="utf-8"))
+    assert report["set_aside"] == {"near_duplicate": 1, "too_few_tokens": 1, "too_many_tokens": 1}
+    assert report["rules"]["token_count"] == {"min_tokens": 4, "max_tokens": 8}
+    assert report["duplicates"]["settings"]["threshold"] == 0.9
+    kept = pq.read_table(tmp_path / "screened.parquet").column("candidate_id").to_pylist()
+    assert kept == ["c2"]
+
+
+def test_screen_min_tokens_above_max_tokens_names_the_key(run_cli, tmp_path):
+    (tmp_path / "params.yaml").write_text(
+        "screen:\n  min_tokens: 9\n  max_tokens: 5\n", encoding="utf-8"
+    )
+    code, _, stderr = run_cli("screen", cwd=tmp_path)
+    assert code == 1
+    assert stderr.startswith("error: params.yaml:2: screen.min_tokens: 9 is more than")

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from corpora import corpus
 
-from rucola.corpus.split import assign_splits, run_split
+from rucola.corpus.split import assign_splits, run_split, summary_lines
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.params import DEFAULTS
@@ -100,7 +100,8 @@ def test_pin_keeps_splits_and_reports_changes(tmp_path):
     before = dict(zip(old["sentence"], old["split"], strict=True))
     kept = new[new["sentence"].isin(before)]
     assert (kept["split"] == kept["sentence"].map(before)).all()
-    assert report["pin"]["pinned"] == len(kept) and report["pin"]["removed"] == 20
+    assert report["pin"]["matched_by_pin"] == len(kept) and report["pin"]["removed"] == 20
+    assert report["pin"]["published_kept"] == 0
     assert report["pin"]["new"] == len(new) - len(kept)
     assert set(new.loc[~new["sentence"].isin(before), "split"]) >= {"train"}
 
@@ -158,7 +159,11 @@ def test_published_rows_keep_id_and_split_and_the_pin_wins_over_groups(tmp_path)
     assert pd.isna(out.at["Новое предложение о погоде.", "pinned_split"])
     new_ids = out.loc[out["pinned_split"].isna() & (out["split"] == "train"), "id"]
     assert sorted(new_ids) == list(range(9, 9 + len(new_ids)))  # after the largest id
-    assert report["pin"]["published"] == 3 and report["pin"]["straddling_groups"] == 1
+    assert report["pin"]["published_kept"] == 3 and report["pin"]["straddling_groups"] == 1
+    assert report["pin"]["new_in_pinned_groups"] == 1  # the row that joined g1
+    assert report["new_rows"]["by_domain"] == {
+        "in_domain": {"train": 1, "validation": 0, "test": 0}
+    }
     assert report["pin"]["straddling"][0]["group"] == "g1"
 
 
@@ -175,5 +180,148 @@ def test_a_pin_matches_other_rows_by_text_and_keeps_their_ids(tmp_path):
     out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
     assert out.at["Всем дано по пять апельсин.", "id"] == 3  # matched by text
     assert out.at["Всем дано по пять апельсин.", "split"] == "validation"
-    assert report["pin"]["pinned"] == 2 and report["pin"]["removed"] == 1
+    assert report["pin"]["matched_by_pin"] == 2 and report["pin"]["removed"] == 1
     assert pd.isna(out.at["Всем дано по пять апельсинов!", "pinned_split"])
+
+
+def published_without_gold(new: int = 40, test_ids: int = 10) -> pd.DataFrame:
+    """A published release as read without the private gold (80 train and 10 validation
+    rows in domain, ``test_ids`` unlabelled test rows with no domain), plus ``new`` rows
+    from a sheet (70% acceptable, three categories)."""
+    rows = []
+    for split, count in (("train", 80), ("validation", 10)):
+        for i in range(count):
+            label = int(i % 4 != 0)
+            rows.append(
+                (f"Опубликованное {split} {i}.", label, "in_domain", split, i, "Book", None)
+            )
+    for i in range(test_ids):
+        rows.append((f"Скрытое тестовое {i}.", -1, None, "test", i, None, None))
+    for i in range(new):
+        label = int(i % 10 < 7)
+        rows.append(
+            (f"Новое предложение из листа {i}.", label, "in_domain", None, None, "Sheet", i)
+        )
+    frame = pd.DataFrame(
+        rows,
+        columns=[
+            "sentence",
+            "label",
+            "domain",
+            "published_split",
+            "published_id",
+            "detailed_source",
+            "n",
+        ],
+    )
+    categories = ["Morphology", "Syntax", "Semantics"]
+    frame["error_type"] = [
+        None if label != 0 else categories[i % 3] for i, label in enumerate(frame["label"])
+    ]
+    frame["published_id"] = frame["published_id"].astype("Int64")
+    frame["group"] = [f"g{i}" for i in range(len(frame))]
+    return frame.drop(columns=["n"])
+
+
+def test_new_rows_are_split_among_themselves_whatever_the_hidden_test_looks_like(tmp_path):
+    """Issue 24: without the gold the published test rows have no domain, so the in-domain
+    test looked empty and every new row went to test."""
+    write_parquet(published_without_gold(), tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path))
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    new = out[out["pinned_split"].isna()]
+    sizes = new["split"].value_counts().to_dict()
+    assert sizes == {"train": 32, "validation": 4, "test": 4}
+    assert report["new_rows"] == {
+        "policy": "stratified",
+        "rows": 40,
+        "by_domain": {"in_domain": sizes},
+    }
+    for split, part in new.groupby("split"):  # stratified by label, too
+        assert part["label"].mean() == pytest.approx(0.7, abs=0.26), split
+    # new ids follow the largest id of their split; the published rows keep theirs
+    assert sorted(new.loc[new["split"] == "test", "id"]) == [10, 11, 12, 13]
+    assert sorted(new.loc[new["split"] == "train", "id"]) == list(range(80, 112))
+    published = out[out["pinned_split"].notna()]
+    assert (published["split"] == published["published_split"]).all()
+    assert (published["id"] == published["published_id"]).all()
+
+
+def test_new_rows_can_all_go_to_one_split(tmp_path):
+    frame = published_without_gold()
+    learner = frame[frame["published_split"].isna()].head(20).copy()
+    learner["domain"], learner["group"] = "learner", [f"l{i}" for i in range(20)]
+    learner["sentence"] = [f"Учебное предложение {i}." for i in range(20)]
+    learner["error_type"] = learner["error_type"].where(learner["label"] == 1, "Syntax")
+    write_parquet(pd.concat([frame, learner]), tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path, new_rows="train"))
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    new = out[out["pinned_split"].isna()]
+    assert set(new.loc[new["domain"] == "in_domain", "split"]) == {"train"}
+    # a domain new in this version has no test to keep: split by the ratios
+    assert new.loc[new["domain"] == "learner", "split"].value_counts().to_dict() == {
+        "train": 16,
+        "validation": 2,
+        "test": 2,
+    }
+    assert report["new_rows"]["policy"] == "train"
+    assert report["new_rows"]["by_domain"]["in_domain"] == {
+        "train": 40,
+        "validation": 0,
+        "test": 0,
+    }
+
+
+def test_new_rows_to_a_split_the_domain_has_no_room_in_is_refused(tmp_path):
+    frame = published_without_gold(new=3)
+    frame["domain"] = frame["domain"].where(frame["domain"].isna(), "out_of_domain")
+    frame["error_type"] = frame["error_type"].where(frame["label"] != 0, "Hallucination")
+    frame.loc[frame["published_split"] == "train", "published_split"] = "validation"
+    frame.loc[frame["published_split"] == "validation", "published_id"] = range(90)
+    write_parquet(frame, tmp_path / "in.parquet")
+    with pytest.raises(RucolaError, match="split.ratios.out_of_domain gives train no rows"):
+        run_split(split_params(tmp_path, new_rows="train"))
+    assert not (tmp_path / "out.parquet").exists()
+
+
+def test_a_new_row_follows_its_pinned_group_even_when_the_pin_hides_its_domain(tmp_path):
+    """Pins win and groups stay whole: a new near-duplicate of an unlabelled published test
+    row (no domain) joins it in test, whatever split.new_rows says."""
+    frame = published_without_gold(new=5)
+    hidden = frame.index[frame["published_split"] == "test"][0]
+    newcomer = frame.index[frame["published_split"].isna()][0]
+    frame.loc[newcomer, "group"] = frame.at[hidden, "group"]
+    write_parquet(frame, tmp_path / "in.parquet")
+    report = run_split(split_params(tmp_path, new_rows="train"))
+    out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
+    assert out.at[frame.at[newcomer, "sentence"], "split"] == "test"
+    assert report["pin"]["new_in_pinned_groups"] == 1
+    assert report["new_rows"]["by_domain"]["in_domain"]["train"] == 4
+
+
+def test_a_removed_rows_id_is_never_given_to_a_new_row(tmp_path):
+    """The pin names every id a version published: a row removed since keeps its id
+    retired, so a submission naming it never scores another sentence."""
+    frame = published_without_gold(new=0)
+    frame[["sentence", "published_split", "published_id"]].rename(
+        columns={"published_split": "split", "published_id": "id"}
+    ).to_parquet(tmp_path / "pin.parquet")
+    grown = published_without_gold(new=40)
+    grown = grown[~((grown["published_split"] == "test") & (grown["published_id"] >= 7))]
+    write_parquet(grown, tmp_path / "in.parquet")
+    run_split(split_params(tmp_path, pin=[str(tmp_path / "pin.parquet")]))
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    new_test = out[out["pinned_split"].isna() & (out["split"] == "test")]
+    assert len(new_test) == 4 and new_test["id"].min() == 10  # 7, 8, 9 stay retired
+
+
+def test_the_summary_says_what_the_pins_did(tmp_path):
+    write_parquet(published_without_gold(), tmp_path / "in.parquet")
+    lines = summary_lines(run_split(split_params(tmp_path)))
+    assert lines[0] == "split: in_domain: train 112, validation 14, test 4"
+    assert "split: published rows without labels or domain (no gold): test 10" in lines
+    assert lines[-1] == (
+        "split: 100 published rows kept their own split and id, 0 rows matched by split.pin,"
+        " 0 pinned rows no longer in the data; 40 new rows (stratified: in_domain train 32,"
+        " validation 4, test 4)"
+    )

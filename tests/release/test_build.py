@@ -402,6 +402,85 @@ def test_card_yaml_and_tables(tmp_path):
     assert file_sha256(data / "split.parquet") not in card
 
 
+ROOT = Path(__file__).resolve().parents[2]
+PAPER_BIBTEX = "@inproceedings{mikhailov-etal-2022-rucola"
+PUBLICATIONS = "In-domain** sentences come from linguistic publications"
+
+
+def card_of(tmp_path: Path, monkeypatch, params: dict) -> tuple[dict, str]:
+    """The card built from the test rows with ``params`` (run from ``tmp_path``, the
+    repository root params paths are relative to): its YAML header and its text."""
+    monkeypatch.chdir(tmp_path)
+    for section in ("annotation_report", "votes"):
+        params["release"][section] = None  # no annotation round in the test rows
+    write_input(tmp_path / "in", split_frame())
+    build_release(
+        tmp_path / "in/split.parquet", tmp_path / "in/validation.json", params, "out", "private"
+    )
+    card = tmp_path / "out/README.md"
+    return front_matter(card), card.read_text(encoding="utf-8")
+
+
+def preset(name: str) -> dict:
+    from rucola.params import load_params
+
+    return load_params(ROOT / name)
+
+
+def test_the_sample_card_says_it_is_a_sample(tmp_path, monkeypatch):
+    """Issue 24, item 6: the sample's card (params.yaml, every source under data/sample/)
+    is titled a sample, says its sentences were written for the pipeline, and neither
+    cites the RuCoLA paper as their source nor says they come from publications."""
+    header, card = card_of(tmp_path, monkeypatch, preset("params.yaml"))
+    title = card.split("\n---\n", 1)[1].lstrip().splitlines()[0]
+    assert "sample" in header["pretty_name"].lower() and "not RuCoLA" in header["pretty_name"]
+    assert title == f"# {header['pretty_name']}"
+    assert "**This is a sample, not RuCoLA.**" in card and "data/sample/" in card
+    assert PUBLICATIONS not in card and "original publishers" not in card
+    assert PAPER_BIBTEX not in card and "never for these sentences" in card
+    assert "RuCoLA test (domain hidden)" not in card
+
+
+def test_a_sample_build_is_called_a_sample_whatever_its_pretty_name(tmp_path, monkeypatch):
+    """The schema's default ``pretty_name`` names RuCoLA: a sample build does not take it."""
+    params = preset("params.yaml")
+    params["release"]["pretty_name"] = "RuCoLA: Russian Corpus of Linguistic Acceptability"
+    header, card = card_of(tmp_path, monkeypatch, params)
+    assert header["pretty_name"] == "rucola sample: examples written for the pipeline, not RuCoLA"
+    assert PAPER_BIBTEX not in card
+
+
+@pytest.mark.parametrize("config", ["configs/rucola-v1.yaml", "configs/rucola-v1.1.yaml"])
+def test_the_rucola_card_stays_rucola(tmp_path, monkeypatch, config):
+    """The rebuilds of the published corpus keep their card: RuCoLA's title and
+    description, the paper cited; nothing calls them a sample."""
+    header, card = card_of(tmp_path, monkeypatch, preset(config))
+    assert header["pretty_name"] == "RuCoLA: Russian Corpus of Linguistic Acceptability"
+    assert "\n# RuCoLA: Russian Corpus of Linguistic Acceptability\n" in card
+    assert PUBLICATIONS in card and PAPER_BIBTEX in card
+    assert "sample, not RuCoLA" not in card and "data/sample/" not in card
+    assert "| RuCoLA test (domain hidden) |" in card
+
+
+def test_a_real_source_beside_the_sample_makes_it_no_sample(tmp_path, monkeypatch):
+    """Unless params name a real source: one sheet outside data/sample/ is enough."""
+    params = preset("params.yaml")
+    params["release"]["pretty_name"] = "My corpus"
+    params["extract"]["sources"].append({"path": "data/raw/my_sheets", "type": "sheet"})
+    header, card = card_of(tmp_path, monkeypatch, params)
+    assert header["pretty_name"] == "My corpus"
+    assert "sample, not RuCoLA" not in card and PAPER_BIBTEX in card
+
+
+def test_the_card_says_how_to_key_rows(tmp_path, monkeypatch):
+    """Issue 24, item 8: in ``default`` validation the two domains' ids collide, as in the
+    published files; the card says to key on (domain, id) there and on id in test."""
+    _, card = card_of(tmp_path, monkeypatch, preset("configs/rucola-v1.yaml"))
+    text = " ".join(card.split())
+    assert "key those rows on `(domain, id)`" in text
+    assert "In a `test` split (one numbering, domains hidden)" in text
+
+
 @pytest.mark.parametrize(
     ("n", "category"),
     [

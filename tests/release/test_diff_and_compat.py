@@ -224,3 +224,39 @@ def test_a_corrected_learner_row_is_exactly_that_row_in_the_diff(tmp_path):
     )
     for kind in ("added", "removed", "relabelled", "moved"):
         assert result[kind]["rows"] == 0, kind
+
+
+def test_diff_through_a_pipe_keeps_each_table_row_on_one_line(tmp_path):
+    """Issue 24, item 4: ``release diff | tee CHANGES.md`` wrapped its Markdown table at 80
+    columns (Rich's width when stdout is no terminal). Run as a user runs it, through a
+    pipe, a row far longer than 80 characters stays one line."""
+    import os
+    import subprocess
+    import sys
+
+    sentence = "Кот спит очень долго и спокойно на мягком диване в большой комнате старого дома."
+    old = split_frame([(sentence, 1, None, "train", "A long source name", "in_domain")])
+    new = old.assign(sentence=sentence + " Ещё.")
+    old.to_parquet(tmp_path / "old.parquet")
+    new.to_parquet(tmp_path / "new.parquet")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    result = subprocess.run(
+        [sys.executable, "-m", "rucola", "release", "diff", "old.parquet", "new.parquet"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,  # stdout is a pipe, as in `rucola release diff ... | tee`
+        text=True,
+        check=True,
+    )
+    row = next(line for line in result.stdout.splitlines() if line.startswith("| train | 0 |"))
+    assert len(row) > 160
+    assert row == f"| train | 0 | {sentence} Ещё. | was: {sentence} | – |"
+    assert result.stdout.endswith("|\n")  # no blank line after the last table row
+
+
+def test_diff_help_names_every_kind_of_release_it_takes(run_cli):
+    code, stdout, _ = run_cli("release", "diff", "--help")
+    text = " ".join(stdout.split())
+    assert code == 0
+    assert "a release folder" in text and "a split parquet" in text
+    assert "a folder in the published RuCoLA CSV layout" in text

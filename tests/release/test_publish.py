@@ -267,6 +267,8 @@ def test_dry_run_touches_no_network(run_cli, project, monkeypatch):
     assert code == 0, stderr
     assert "default/test.parquet" in stdout and "tag v1.0.0" in stdout
     assert "sha256:" in stdout and "CHANGELOG.md" in stdout
+    assert stdout.rstrip().endswith("dry run: nothing was sent")
+    assert stderr == ""  # a gold with rows, a clean tree: no warning, nothing blocks
     assert not (project / "CHANGELOG.md").exists()
 
 
@@ -291,6 +293,11 @@ def test_unreachable_hub_is_one_line(run_cli, project, monkeypatch, online):
     )
     assert code == 1 and "error:" in stderr and "Traceback" not in stderr
     assert tree_state(project) == before
+
+
+# what stops only the real run: the dry run still prints the whole plan first (a card
+# edited after the build, "stale_release", differs from the manifest: no plan can be made)
+BLOCKERS = ["dirty", "old_version", "failed_validation", "other_data"]
 
 
 @pytest.mark.parametrize(
@@ -324,7 +331,7 @@ def test_refusals(run_cli, project, case):
     elif case == "leaked_label":
         path = project / "data/release/rucola/default/test.parquet"
         pd.read_parquet(path).assign(label=[1]).to_parquet(path)
-    code, _, stderr = run_cli(
+    code, stdout, stderr = run_cli(
         "release",
         "publish",
         "--repo-id",
@@ -336,6 +343,8 @@ def test_refusals(run_cli, project, case):
     )
     assert code == 1, case
     assert "error:" in stderr
+    assert ("publish org/rucola" in stdout) == (case in BLOCKERS), case
+    assert ("the real run would stop" in stdout) == (case in BLOCKERS), case
 
 
 def test_dry_run_lists_exactly_what_each_repository_receives(run_cli, project, monkeypatch, online):
@@ -474,3 +483,101 @@ def test_plan_refuses_one_repository_twice():
         Plan("org/rucola", "1.0.0", "main", [], "ORG/RUCOLA")
     with pytest.raises(RucolaError, match="--repo-id"):
         Plan("a/b/c", "1.0.0", "main", [])
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error: ")]
+
+
+def test_dry_run_on_a_dirty_tree_prints_the_plan_then_every_blocker(
+    run_cli, project, monkeypatch, online
+):
+    """Issue 24, item 4: the dry run of an uncommitted build shows the whole plan, then
+    what stops the real run (each on its own line), and exits 1; the real run says the
+    same and sends nothing."""
+    changed = [f"notes{i}.txt" for i in range(7)]
+    for name in changed:
+        (project / name).write_text("a\n")
+    git(project, "add", *changed)
+    git(project, "commit", "-qm", "notes")
+    for name in changed:
+        (project / name).write_text("b\n")
+    git(project, "tag", "v1.2.0")
+    (project / "reports/validation.json").write_text('{"success": false}')
+    args = (*PUBLISH, "--repo-id", "org/rucola")
+    code, stdout, stderr = run_cli(*args, "--dry-run", cwd=project)
+    assert code == 1
+    assert planned_uploads(stdout)["org/rucola"].keys() >= {"README.md", "default/test.parquet"}
+    assert "dry run: nothing was sent; the real run would stop: 3 problem(s)" in stdout
+    errors = error_lines(stderr)
+    assert len(errors) == 3 and "Traceback" not in stderr
+    dirty = next(e for e in errors if "git tree is not clean" in e)
+    assert "7 changed file(s): notes0.txt, notes1.txt, notes2.txt, notes3.txt" in dirty
+    assert "and 2 more" in dirty and "commit them first" in dirty
+    assert any("version 1.0.0 is not new: v1.2.0 is already tagged" in e for e in errors)
+    assert any("validation failed" in e for e in errors)
+
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, stdout, real = run_cli(*args, cwd=project)
+    assert code == 1 and error_lines(real) == errors
+    assert hub.requests == [] and "published" not in stdout
+    assert not (project / "CHANGELOG.md").exists()
+
+
+def test_a_plan_with_a_blocker_is_never_sent(project, monkeypatch, online):
+    """``publish`` itself refuses a plan with a blocker, before any request."""
+    from rucola.errors import RucolaError
+    from rucola.params import load_params
+    from rucola.release.publish import plan_release, publish
+
+    (project / "params.yaml").write_text("release:\n  changelog: CHANGES.md\n")
+    monkeypatch.chdir(project)
+    plan = plan_release(load_params(None), "org/rucola", "1.0.0", None, None)
+    assert [b.message.split(":")[0] for b in plan.blockers] == ["the git tree is not clean"]
+    with HubStandIn() as hub, pytest.raises(RucolaError, match="git tree is not clean"):
+        publish(plan, token="hf_test_token", endpoint=hub.url)
+    assert hub.requests == []
+
+
+def write_empty_gold(project: Path) -> None:
+    gold = project / "data/release/private/test_gold.parquet"
+    pd.read_parquet(gold).iloc[0:0].to_parquet(gold)
+
+
+def test_an_empty_gold_is_a_warning_naming_it(run_cli, project, monkeypatch, online):
+    """Issue 24, item 4: published files rebuilt without their gold (RuCoLA v1 without
+    test_gold.csv) give an empty test gold; the plan and the real run say so, and go on."""
+    write_empty_gold(project)
+    args = (*PUBLISH, "--repo-id", "org/rucola", "--private-repo-id", "org/rucola-private")
+    code, stdout, stderr = run_cli(*args, "--dry-run", cwd=project)
+    assert code == 0, stderr
+    warning = (
+        "warning: data/release/private/test_gold.parquet: the test gold has no rows, so the "
+        "1 rows of default/test.parquet cannot be scored"
+    )
+    assert warning in stderr and "uploaded empty to org/rucola-private" in stderr
+    assert "test_gold.parquet" in planned_uploads(stdout)["org/rucola-private"]
+    monkeypatch.setenv("HF_TOKEN", "hf_test_token")
+    with HubStandIn() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        code, _, stderr = run_cli(*args, cwd=project)
+    assert code == 0, stderr
+    assert warning in stderr
+
+
+def test_the_plan_shows_the_csv_layout_it_uploads(run_cli, project, monkeypatch, online):
+    """Issue 24, item 4: the CSV layout is public; the plan lists its files under
+    rucola_csv/, and the real run uploads exactly them."""
+    compat = project / "data/release/rucola_csv"
+    compat.mkdir()
+    (compat / "test.csv").write_text(f"id,sentence\n0,{GOLD_SENTENCE}\n", encoding="utf-8")
+    (compat / "sample_submission.csv").write_text("id,acceptable\n0,1\n")
+    write_manifest(project / "data/release/rucola", compat)  # as the build writes it
+    args = (*PUBLISH, "--repo-id", "org/rucola")
+    plan, hub = dry_run_then_publish(run_cli, project, monkeypatch, args)
+    assert {"rucola_csv/test.csv", "rucola_csv/sample_submission.csv"} <= set(plan["org/rucola"])
+    assert plan == committed(hub)
+    code, stdout, _ = run_cli(*args, "--dry-run", cwd=project)
+    assert "2 of them the CSV layout under rucola_csv/" in stdout.splitlines()[0]

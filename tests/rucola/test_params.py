@@ -274,7 +274,7 @@ def test_several_mistakes_name_the_first_and_count_the_rest(run_cli, tmp_path):
 
 
 def test_a_file_that_is_not_utf8_names_the_line(run_cli, tmp_path):
-    text = PARAMS.replace("  min_ipm: 1.0", "  min_ipm: 1.0  # MARK")
+    text = PARAMS.replace("  min_ipm: 1.0", "  min_ipm: 1.0  # MARK", 1)  # filter, not screen
     line = line_of(text, "MARK")
     data = text.encode("utf-8").replace(b"MARK", "порог".encode("cp1251"))
     code, output = run_with(run_cli, tmp_path, data)
@@ -392,6 +392,8 @@ def test_params_yaml_holds_exactly_the_schema_defaults():
     # the secret key from the environment.
     assert given["release"].pop("annotator_key") == "sample"
     assert DEFAULTS["release"]["annotator_key"] == "env"
+    # The sample's card is titled a sample (issue 24); a project's default names RuCoLA.
+    assert "sample" in given["release"].pop("pretty_name")
     assert _differences(given, DEFAULTS, "") == []
     chosen = {"method", "enabled", "sources", "model", "pivot_model", "backend", "rules"}
     sampling = {"strategy", "num_return_sequences"}  # mt5_paraphrase samples two outputs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -21,13 +22,15 @@ from rucola.validation.suite import (
     UNPRINTABLE,
     UNPRINTABLE_NAME,
     all_checks,
+    share_tolerance,
+    size_tolerance,
 )
 
 PARENTHESIS = "sentence: no marked or slashed parenthesis"
 LEADING = "sentence: no judgment mark at the start"
-SPLIT_SIZES = "split sizes: within 0.02 of split.ratios"
+SPLIT_SIZES = "split sizes: within max(0.02, 2 groups / rows) of split.ratios"
 EMPTY_SPLITS = "split sizes: empty where split.ratios is 0"
-ACCEPTABLE_SHARE = "acceptable share: within 0.03 of the domain's"
+ACCEPTABLE_SHARE = "acceptable share: within max(0.03, 2 standard errors) of the domain's"
 IN_DOMAIN_TYPES = ["Morphology", "Syntax", "Semantics"]
 
 
@@ -458,7 +461,9 @@ def test_bad_split_ratio_names_domain_and_split(tmp_path):
     }
     train = next(r for r in rows if r["split"] == "train")
     assert train["observed"] == pytest.approx(0.75) and train["target"] == pytest.approx(0.8)
-    assert "in_domain/train" in failure(result, SPLIT_SIZES).details
+    assert failure(result, SPLIT_SIZES).details == "2 of 6 splits"
+    line = "  in_domain/train: 75 rows, share 0.75 (target 0.8, off by 0.05, tolerance 0.02)"
+    assert result.summary().splitlines().count(line) == 1  # once: it was printed twice
     assert report["success"] is False
 
 
@@ -486,14 +491,143 @@ def test_split_with_ratio_zero_must_be_empty(tmp_path):
 
 def test_skewed_acceptable_share_names_the_split(tmp_path):
     frame = valid_frame()
-    for index in (81, 82):  # in-domain validation: 8 -> 6 acceptable of 10
+    for index in (81, 82, 83, 84, 86, 87):  # in-domain validation: 8 -> 2 acceptable of 10
         frame.loc[index, ["label", "error_type", "mark"]] = [0, "Syntax", "*"]
     result, _ = run(tmp_path, frame)
     assert failed_names(result) == {ACCEPTABLE_SHARE}
     rows = failure(result, ACCEPTABLE_SHARE).rows
     assert [(r["domain"], r["split"]) for r in rows] == [("in_domain", "validation")]
-    assert rows[0]["observed"] == pytest.approx(0.6)
-    assert rows[0]["target"] == pytest.approx(0.78)
+    assert rows[0]["observed"] == pytest.approx(0.2)
+    assert rows[0]["target"] == pytest.approx(0.74)
+    # two binomial standard errors of a 10-row split: 2 * sqrt(0.74 * 0.26 / 10)
+    assert rows[0]["tolerance"] == pytest.approx(2 * math.sqrt(0.74 * 0.26 / 10), abs=1e-6)
+
+
+def learner_rows(validation_acceptable: int = 7) -> pd.DataFrame:
+    """Issue 24's learner domain of the sample with filter.max_tokens=12: 118 rows, 65
+    acceptable (0.550847), split 95 / 12 / 11, ``validation_acceptable`` of the 12
+    validation rows acceptable."""
+    rows = []
+    plan = {"train": (95, 65 - 6 - validation_acceptable), "validation": (12, 7), "test": (11, 6)}
+    plan["validation"] = (12, validation_acceptable)
+    for split, (count, acceptable) in plan.items():
+        for i in range(count):
+            label = int(i < acceptable)
+            rows.append(
+                {
+                    "sentence": f"Ученик {split} номер {i} написал сочинение.",
+                    "label": label,
+                    "error_type": None if label else "Morphology",
+                    "domain": "learner",
+                    "detailed_source": "GERA",
+                    "mark": "" if label else "*",
+                    "group": f"l{split}{i}",
+                    "origin": f"gera.m2:{i}",
+                    "n_tokens": 6,
+                    "high_freq_share": 0.9,
+                    "split": split,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_tolerances_scale_with_the_split_size(tmp_path):
+    """A 12-row split cannot hold the domain's share 0.550847 closer than 7/12: off by
+    0.032486, over the configured 0.03 but well within two standard errors (0.287)."""
+    frame = renumber(pd.concat([valid_frame(), learner_rows()]))
+    result, report = run(tmp_path, frame)
+    assert result.success, result.summary()
+    entry = next(e for e in report["expectations"] if e["name"] == ACCEPTABLE_SHARE)
+    assert entry["success"] and entry["details"] == "0 of 8 splits"
+    # a split far off its domain's share still fails, small as it is
+    frame = renumber(pd.concat([valid_frame(), learner_rows(validation_acceptable=1)]))
+    result, _ = run(tmp_path, frame)
+    assert failed_names(result) == {ACCEPTABLE_SHARE}
+    assert [r["split"] for r in failure(result, ACCEPTABLE_SHARE).rows] == ["validation"]
+
+
+def test_the_tolerance_rules():
+    assert share_tolerance(0.03, 0.550847, 12) == 2 * math.sqrt(0.550847 * 0.449153 / 12)
+    assert share_tolerance(0.03, 0.550847, 12) == pytest.approx(0.2872, abs=1e-4)
+    assert share_tolerance(0.03, 0.55, 100_000) == 0.03  # large splits: the configured one
+    assert share_tolerance(0.03, 0.0, 5) == 0.03  # one label only: nothing to scatter
+    assert size_tolerance(0.02, 40, 1) == 0.05  # two rows of 40: per label, one row
+    assert size_tolerance(0.02, 40, 2) == 0.1  # groups of two rows move two at a time
+    assert size_tolerance(0.02, 10_000, 3) == 0.02
+
+
+def pinned_with_new_rows(splits: list[str]) -> pd.DataFrame:
+    """``valid_frame`` as a published release (every row pinned where it is) plus one new
+    in-domain row per entry of ``splits``, placed there, 70% of them acceptable."""
+    frame = valid_frame()
+    frame["pinned_split"] = frame["split"]
+    rows = []
+    for i, split in enumerate(splits):
+        label = int(i % 10 < 7)
+        rows.append(
+            {
+                "sentence": f"Новое предложение номер {i} из листа.",
+                "label": label,
+                "error_type": None if label else IN_DOMAIN_TYPES[i % 3],
+                "domain": "in_domain",
+                "detailed_source": "Sheet",
+                "mark": "" if label else "*",
+                "group": f"new{i}",
+                "origin": f"sheet.tsv:{i + 2}",
+                "n_tokens": 7,
+                "high_freq_share": 0.9,
+                "split": split,
+                "pinned_split": None,
+            }
+        )
+    new = pd.DataFrame(rows)
+    frame = pd.concat([frame, new], ignore_index=True)
+    frame["id"] = frame.groupby("split").cumcount().astype("int64")
+    return frame
+
+
+def stratified(n: int, train: int, validation: int) -> list[str]:
+    """``n`` split names, spread as the split stage spreads them (labels mixed)."""
+    names = ["train"] * train + ["validation"] * validation + ["test"] * (n - train - validation)
+    return [names[(i * 7) % n] for i in range(n)]
+
+
+def test_new_rows_of_a_pinned_domain_are_checked_against_the_ratios(tmp_path):
+    """The pinned in-domain rows are the published release's; the 40 new rows must follow
+    split.ratios among themselves (before issue 24 nothing checked them, and all of them
+    went to test)."""
+    result, report = run(tmp_path, pinned_with_new_rows(["test"] * 40))
+    assert failed_names(result) == {SPLIT_SIZES}
+    rows = failure(result, SPLIT_SIZES).rows
+    assert {(r["domain"], r["rows_of"], r["split"]) for r in rows} == {
+        ("in_domain", "new", "train"),
+        ("in_domain", "new", "validation"),
+        ("in_domain", "new", "test"),
+    }
+    assert "  in_domain/test (new rows): 40 rows, share 1.0 (target 0.1, off by 0.9, " in (
+        result.summary()
+    )
+    # 32 / 4 / 4 passes, and so does 32 / 5 / 3: one row per label is 0.05 of 40 rows
+    for train, validation in ((32, 4), (32, 5)):
+        frame = pinned_with_new_rows(stratified(40, train, validation))
+        result, _ = run(tmp_path, frame)
+        assert result.success, result.summary()
+
+
+def test_new_rows_sent_to_one_split_must_all_be_there(tmp_path):
+    policy = "new rows: all in train (split.new_rows), where the domain has pinned rows"
+    frame = pinned_with_new_rows(["train"] * 40)
+    result, report = run(tmp_path, frame, split={"new_rows": "train"})
+    assert result.success, result.summary()
+    assert policy in [e["name"] for e in report["expectations"]]
+    frame = pinned_with_new_rows(["train"] * 39 + ["validation"])
+    result, _ = run(tmp_path, frame, split={"new_rows": "train"})
+    assert failed_names(result) == {policy}
+    assert [r["sentence"] for r in failure(result, policy).rows] == [
+        "Новое предложение номер 39 из листа."
+    ]
+    # the out-of-domain rows have no pin: a whole new domain, split by the ratios
+    assert (frame.loc[frame["domain"] == "out_of_domain", "split"] != "train").all()
 
 
 # --- errors and the summary -----------------------------------------------------------

@@ -15,6 +15,7 @@ from test_annotation_export import candidates
 from rucola.corpus.annotations.answers import read_stage1, read_stage2
 from rucola.corpus.annotations.label_studio import label_config, read_export, write_export
 from rucola.corpus.annotations.merge import merge_votes
+from rucola.corpus.annotations.pools import Pools
 from rucola.corpus.annotations.votes import STAGE2_FIELDS, VOTE_COLUMNS
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
@@ -140,7 +141,8 @@ def simulate(run_cli, project: Path, fmt: str) -> None:
 @pytest.fixture
 def simulated(run_cli, project) -> Path:
     (project / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  candidates: {TRUTH}\n  stage1: []\n  stage2: []\n",
+        f"annotate:\n  controls: [{CONTROLS}]\n  candidates: {TRUTH}\n"
+        f"  all_candidates: {TRUTH}\n  stage1: []\n  stage2: []\n",
         encoding="utf-8",
     )
     for fmt in ("toloka", "label_studio"):
@@ -320,9 +322,14 @@ def test_completed_by_as_int_dict_and_str(tmp_path):
 def test_a_control_need_not_be_in_the_current_golden_set(tmp_path):
     """A control carries its golden answer; only sentences to label must be candidates."""
     tasks = [ls_task(1, "c-retired", [annotation(1, 5, ["no"])], control=True,
-                     golden={"violation": "no"})]  # fmt: skip
-    votes = read_export(write(tmp_path / "old.json", tasks), 1, known_tasks={"t1"})
-    assert votes["golden"].tolist() == ["1"]
+                     golden={"violation": "no"}),
+             ls_task(2, "c000", [annotation(2, 5, ["no"])])]  # fmt: skip
+    votes = read_export(write(tmp_path / "old.json", tasks), 1)
+    assert votes["golden"].fillna("-").tolist() == ["1", "-"]
+    write_parquet(candidates(2), tmp_path / "today.parquet")  # c000 and c001
+    pools = Pools(tmp_path / "today.parquet", tmp_path / "every.parquet")
+    result = merge_votes(votes, None, method="majority", pools=pools, **OPTIONS)  # no error
+    assert result.tasks["id"].tolist() == ["c000"]
 
 
 @pytest.mark.parametrize(
@@ -335,7 +342,6 @@ def test_a_control_need_not_be_in_the_current_golden_set(tmp_path):
         ([ls_task(1, "t1", [annotation(1, 5, ["no", "yes"])])],
          "task 't1': 2 choices in annotation 1"),
         ([ls_task(1, "t1", [annotation(1, 5, [])])], "task 't1': no choice in annotation 1"),
-        ([ls_task(1, "t9", [annotation(1, 5, ["no"])])], "task 't9': task was never exported"),
         ([ls_task(1, "t1", [annotation(1, None, ["no"])])],
          "task 't1': annotation 1 has no completed_by"),
         ([ls_task(1, "c1", [annotation(1, 5, ["no"])], control=True, golden={"violation": "x"})],
@@ -349,7 +355,7 @@ def test_a_control_need_not_be_in_the_current_golden_set(tmp_path):
 def test_malformed_exports_name_the_file_and_task(tmp_path, tasks, message):
     path = write(tmp_path / "bad.json", tasks)
     with pytest.raises(RucolaError) as info:
-        read_export(path, 1, known_tasks={"t1", "c1"})
+        read_export(path, 1)
     assert info.value.path == str(path)
     assert message in info.value.message
 

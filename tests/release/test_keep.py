@@ -1,0 +1,155 @@
+"""`rucola release keep`: the published release kept whole under data/releases/vX.Y.Z/,
+never replaced, written all at once, and pinnable: every row keeps its split and id."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from test_build import split_frame, tree, write_input
+
+import rucola.release.keep
+from rucola.corpus.split import run_split
+from rucola.io import write_parquet
+from rucola.ownership import ATTRIBUTE, BOOKKEEPING
+from rucola.params import DEFAULTS, load_params
+from rucola.release.keep import keep_release
+
+KEPT = Path("data/releases/v1.0.0")
+PARAMS = (
+    "release:\n"
+    "  input: data/split.parquet\n"
+    "  validation: data/validation.json\n"
+    "  out: out/rucola\n"
+    "  private: out/private\n"
+    "  compat: out/rucola_csv\n"
+    "  report: out/release.json\n"
+    "extract:\n  rejected: data/rejected.parquet\n"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, run_cli) -> Path:
+    """A built release (public folder, CSV layout, private gold) from a validated split."""
+    write_input(tmp_path / "data", split_frame())
+    (tmp_path / "params.yaml").write_text(PARAMS, encoding="utf-8")
+    code, _, stderr = run_cli("release", "build", cwd=tmp_path)
+    assert code == 0, stderr
+    return tmp_path
+
+
+def published(folder: Path) -> dict[str, bytes]:
+    """A release folder's files but rucola's bookkeeping: what was published."""
+    return {k: v for k, v in tree(folder).items() if Path(k).name not in BOOKKEEPING}
+
+
+def test_keep_copies_the_three_folders_side_by_side(project, run_cli):
+    code, stdout, stderr = run_cli("release", "keep", "--version", "1.0.0", cwd=project)
+    assert code == 0, stderr
+    assert f"kept v1.0.0 in {KEPT}" in stdout and "dvc add data/releases/v1.0.0" in stdout
+    kept = project / KEPT
+    assert sorted(p.name for p in kept.iterdir()) == ["private", "rucola", "rucola_csv"]
+    for name in ("rucola", "rucola_csv", "private"):
+        assert tree(kept / name) == published(project / "out" / name), name
+    assert (kept / "private/test_gold.parquet").is_file()
+    assert (kept / "rucola/release_manifest.json").is_file()
+    # no ownership record: no rucola command may ever replace or delete a kept version
+    for path in kept.rglob("*"):
+        assert path.name not in BOOKKEEPING
+        if path.is_file() and hasattr(os, "getxattr"):
+            with pytest.raises(OSError):
+                os.getxattr(path, ATTRIBUTE)
+    assert oct((kept / "private").stat().st_mode & 0o777) == oct(
+        (project / "out/private").stat().st_mode & 0o777
+    )
+    assert list(kept.parent.iterdir()) == [kept]  # no temporary left beside it
+
+
+def test_a_kept_version_is_never_replaced(project, run_cli):
+    assert run_cli("release", "keep", "--version", "1.0.0", cwd=project)[0] == 0
+    before = tree(project / "data/releases")
+    frame = split_frame()
+    frame.loc[0, "sentence"] = "Совсем другое предложение следующей сборки."
+    write_input(project / "data", frame)
+    assert run_cli("release", "build", cwd=project)[0] == 0
+    code, _, stderr = run_cli("release", "keep", "--version", "1.0.0", cwd=project)
+    assert code == 1
+    assert f"error: {KEPT}: v1.0.0 is already kept; a published version is never replaced" in (
+        stderr
+    )
+    assert tree(project / "data/releases") == before
+
+
+@pytest.mark.parametrize("version", ["01.0.0", "1.0", "v1.0.0", "../1.0.0"])
+def test_a_version_that_is_not_semantic_is_refused(project, run_cli, version):
+    code, _, stderr = run_cli("release", "keep", "--version", version, cwd=project)
+    assert code == 1 and "is not semantic" in stderr
+    assert not (project / "data/releases").exists()
+
+
+def test_a_release_changed_since_the_build_is_not_kept(project, run_cli):
+    test_csv = project / "out/rucola_csv/test.csv"
+    test_csv.write_text(test_csv.read_text(encoding="utf-8") + "9999,Лишнее.\n", encoding="utf-8")
+    code, _, stderr = run_cli("release", "keep", "--version", "1.0.0", cwd=project)
+    assert code == 1 and "out/rucola_csv/test.csv" in stderr and "publish manifest" in stderr
+    assert not (project / KEPT).exists()
+
+
+def test_a_release_not_built_from_the_validated_data_is_not_kept(project, run_cli):
+    write_input(project / "data", split_frame().iloc[1:])  # validated, but not built
+    code, _, stderr = run_cli("release", "keep", "--version", "1.0.0", cwd=project)
+    assert code == 1 and "not built from the validated data" in stderr
+    assert not (project / KEPT).exists()
+
+
+def test_a_keep_failing_half_way_leaves_nothing(project, monkeypatch):
+    calls = []
+    copy = rucola.release.keep.shutil.copyfile
+
+    def failing(source, target, *args, **kwargs):
+        calls.append(source)
+        if len(calls) == 5:
+            raise OSError(28, "No space left on device", str(target))
+        return copy(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(rucola.release.keep.shutil, "copyfile", failing)
+    monkeypatch.chdir(project)
+    with pytest.raises(OSError, match="No space left"):
+        keep_release(load_params(Path("params.yaml")), "1.0.0")
+    assert len(calls) == 5
+    assert list((project / "data/releases").iterdir()) == []
+
+
+def test_pinning_a_kept_release_keeps_every_split_and_id(project, run_cli, tmp_path_factory):
+    """The next version pins the kept public folder: its test rows show no domain there,
+    and are matched by their text; a new row gets an id after its split's largest."""
+    assert run_cli("release", "keep", "--version", "1.0.0", cwd=project)[0] == 0
+    before = split_frame()
+    grown = before.drop(columns=["split", "id"])
+    new = grown.iloc[[0]].assign(sentence="Совсем новое предложение для версии 1.1.", group="n")
+    write_parquet(pd.concat([grown, new], ignore_index=True), project / "in.parquet")
+    work = tmp_path_factory.mktemp("split")
+    params = dict(
+        DEFAULTS["split"],
+        input=str(project / "in.parquet"),
+        out=str(work / "out.parquet"),
+        report=str(work / "split.json"),
+        pin=[str(project / KEPT / "rucola")],
+    )
+    report = run_split(params)
+    after = pd.read_parquet(work / "out.parquet").set_index("sentence")
+    for sentence, split, id_ in zip(before["sentence"], before["split"], before["id"], strict=True):
+        assert (after.at[sentence, "split"], after.at[sentence, "id"]) == (split, id_), sentence
+    assert report["pin"]["matched_by_pin"] == len(before) and report["pin"]["removed"] == 0
+    row = after.loc["Совсем новое предложение для версии 1.1."]
+    assert pd.isna(row["pinned_split"])
+    largest = before.loc[before["split"] == row["split"], "id"].max()
+    assert row["id"] == largest + 1
+    # and the diff reads the kept folder like any release folder
+    code, stdout, stderr = run_cli(
+        "release", "diff", str(KEPT / "rucola"), "out/rucola", cwd=project
+    )
+    assert code == 0, stderr
+    assert "| added | 0 |" in stdout and "| removed | 0 |" in stdout

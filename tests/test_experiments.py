@@ -1,0 +1,110 @@
+"""DVC experiments on the embedded sample, in a real git + DVC repository in a temporary
+folder: every threshold of the corpus filter is an experiment that runs (exit 0), reruns
+the filter and what follows it but never screening or annotation (answers already paid
+for stay valid: screening has its own thresholds, ``screen.*``), and is listed by
+``dvc exp show``.
+
+Each experiment runs with ``--temp`` (in a copy under ``.dvc/tmp/exps``, from the
+committed baseline, outputs from the DVC cache), so only the stages after ``filter`` run,
+the workspace is never touched, and the experiments do not pile up on one another.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dvc_project import copy_project
+
+pytestmark = pytest.mark.slow
+
+# One experiment per threshold of the corpus filter (filter.*), each away from its default.
+THRESHOLDS = {"min_tokens": 6, "max_tokens": 12, "min_high_freq_share": 0.8, "min_ipm": 5}
+SETTINGS = [f"filter.{key}={value}" for key, value in THRESHOLDS.items()]
+# What a filter experiment must never rerun: the candidates' screening and every
+# annotation stage (their outputs are what people were paid for), and the attributes.
+UPSTREAM = {
+    "extract",
+    "generate@perturbations",
+    "merge_candidates",
+    "measure_candidates",
+    "screen",
+    "annotate_export",
+    "annotate_merge",
+    "annotate_corpus",
+    "measure",
+}
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def sh(*args: str, cwd: Path) -> str:
+    result = run(*args, cwd=cwd)
+    assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
+    return result.stdout + result.stderr
+
+
+def ran(output: str) -> list[str]:
+    return [line.split("'")[1] for line in output.splitlines() if line.startswith("Running stage")]
+
+
+def git_commit(root: Path, message: str) -> None:
+    sh("git", "add", "-A", cwd=root)
+    sh("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", message, cwd=root)
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> Path:
+    """The sample pipeline reproduced and committed (``dvc.lock``, reports), as a user's
+    repository stands before trying experiments."""
+    root = copy_project(tmp_path_factory.mktemp("experiments"))
+    sh("git", "init", "-q", cwd=root)
+    git_commit(root, "the project")
+    sh("dvc", "repro", cwd=root)
+    git_commit(root, "the sample reproduced")
+    return root
+
+
+@pytest.fixture(scope="module")
+def experiments(baseline: Path) -> dict[str, subprocess.CompletedProcess[str]]:
+    return {
+        setting: run("dvc", "exp", "run", "--temp", "-S", setting, cwd=baseline)
+        for setting in SETTINGS
+    }
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_a_filter_threshold_is_an_experiment_that_runs_without_screening_again(
+    experiments, setting
+):
+    result = experiments[setting]
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    stages = ran(output)
+    assert "filter" in stages and "split" in stages
+    assert not UPSTREAM & set(stages), output
+
+
+def test_dvc_exp_show_lists_every_experiment_and_the_workspace_stays_clean(baseline, experiments):
+    assert all(r.returncode == 0 for r in experiments.values())
+    assert sh("git", "status", "--porcelain", cwd=baseline) == ""
+    shown = json.loads(run("dvc", "exp", "show", "--json", cwd=baseline).stdout)
+    head = next(entry for entry in shown if entry["rev"] != "workspace")
+    found = {}
+    for experiment in head["experiments"] or []:
+        for revision in experiment["revs"]:
+            assert not revision.get("error"), revision
+            data = revision["data"]
+            params = data["params"]["params.yaml"]["data"]["filter"]
+            changed = [key for key, value in THRESHOLDS.items() if params[key] == value]
+            assert len(changed) == 1, params
+            found[changed[0]] = data["metrics"]
+    assert sorted(found) == sorted(THRESHOLDS)
+    assert all(metrics for metrics in found.values())  # each experiment has its metrics
