@@ -20,7 +20,9 @@ never cut by a new row.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -31,6 +33,15 @@ from rucola.errors import RucolaError
 from rucola.stage import read_frame, read_table
 
 PIN_COLUMNS = ["key", "split", "scope", "id"]
+# split.new_rows: split new rows by the ratios, or send them all to one split (the schema,
+# rucola.settings.NewRows, holds the key to these values when params are read).
+STRATIFIED = "stratified"
+
+
+def new_rows_policy(split_section: Mapping[str, Any]) -> str:
+    """``split.new_rows`` of the split section: ``stratified`` or the one split new rows go
+    to."""
+    return str(split_section.get("new_rows") or STRATIFIED)
 
 
 def group_splits(frame: pd.DataFrame) -> dict[str, str]:
@@ -56,6 +67,14 @@ def new_rows(frame: pd.DataFrame) -> pd.Series:
     unpinned = frame["pinned_split"].isna()
     held = frame["group"].isin(group_splits(frame).keys())
     return unpinned & ~held
+
+
+def placed_by_policy(frame: pd.DataFrame) -> pd.Series:
+    """True for the new rows (:func:`new_rows`) of a domain with pinned rows: the rows a
+    ``split.new_rows`` naming one split sends there. A domain new in this version has no
+    published split to keep, so its rows are split by the ratios whatever the policy."""
+    pinned_domains = frame.loc[frame["pinned_split"].notna(), "domain"].dropna().unique()
+    return new_rows(frame) & frame["domain"].isin(pinned_domains)
 
 
 def id_scopes(frame: pd.DataFrame) -> list[str]:

@@ -28,7 +28,16 @@ import pandas as pd
 
 from rucola.corpus import schema
 from rucola.corpus.dedup import sentence_key
-from rucola.corpus.pin import group_splits, id_scope, id_scopes, load_pin, new_rows
+from rucola.corpus.pin import (
+    STRATIFIED,
+    group_splits,
+    id_scope,
+    id_scopes,
+    load_pin,
+    new_rows,
+    new_rows_policy,
+    placed_by_policy,
+)
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
 from rucola.params import path_list
@@ -38,8 +47,6 @@ from rucola.stage import StageRun, read_frame
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
 REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
 TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
-STRATIFIED = "stratified"
-NEW_ROWS = [STRATIFIED, *schema.SPLITS]  # split.new_rows (rucola.settings.NewRows)
 
 
 def _ratios(params: dict[str, Any], domain: str) -> list[float]:
@@ -242,21 +249,21 @@ def _place_new_rows(
     only where the domain has pinned rows (a published release whose test is fixed); a
     domain new in this version has no split to keep and is split by ``split.ratios``. A
     split whose ratio is 0 for the domain cannot take them (exit 1, naming both keys)."""
-    policy = str(params.get("new_rows") or STRATIFIED)
-    if policy not in NEW_ROWS:
-        raise RucolaError(f"split.new_rows must be one of {', '.join(NEW_ROWS)}, not {policy!r}")
+    policy = new_rows_policy(params)
     split = frame["pinned_split"].copy()
     groups = group_splits(frame)
     follow = split.isna() & frame["group"].isin(groups.keys())
     split[follow] = frame.loc[follow, "group"].map(groups)
     new = new_rows(frame)
-    pinned_domains = set(frame.loc[frame["pinned_split"].notna(), "domain"].dropna())
+    placed = (
+        placed_by_policy(frame) if policy != STRATIFIED else pd.Series(False, index=frame.index)
+    )
     for domain in domains:
         mask = new & (frame["domain"] == domain)
         if not mask.any():
             continue
         ratios = _ratios(params, domain)
-        if policy == STRATIFIED or domain not in pinned_domains:
+        if not (placed & mask).any():
             split[mask] = assign_splits(frame[mask], ratios, seed)
             continue
         if ratios[schema.SPLIT_INDEX[policy]] == 0:
@@ -366,7 +373,7 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
             "straddling": straddling[:50],
         },
         "new_rows": {
-            "policy": str(params.get("new_rows") or STRATIFIED),
+            "policy": new_rows_policy(params),
             "rows": int(new.sum()),
             "by_domain": _new_row_counts(frame, new),
         },

@@ -4,7 +4,10 @@ installed one; the copied code is what DVC hashes as stage dependencies)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,3 +40,35 @@ def copy_project(target: Path) -> Path:
         else:
             shutil.copy2(source, copy)
     return target
+
+
+def run(*args: str, cwd: Path, columns: int | None = None) -> subprocess.CompletedProcess[str]:
+    """A command in ``cwd`` with this interpreter's venv first on PATH (its ``dvc`` and
+    ``rucola``); ``columns`` sets the terminal width DVC's tables are drawn for."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def checked(*args: str, cwd: Path, columns: int | None = None) -> subprocess.CompletedProcess[str]:
+    """:func:`run`, asserting exit 0 (the failure shows the command and its output)."""
+    result = run(*args, cwd=cwd, columns=columns)
+    assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def sh(*args: str, cwd: Path) -> str:
+    """:func:`checked`'s stdout and stderr together (DVC logs its stages on either)."""
+    result = checked(*args, cwd=cwd)
+    return result.stdout + result.stderr
+
+
+def git(*args: str, cwd: Path) -> str:
+    """git with a fixed author, so commits work on a machine without a git identity."""
+    return checked("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, cwd=cwd).stdout
+
+
+def ran(output: str) -> list[str]:
+    """The stages a ``dvc repro`` or ``dvc exp run`` output says it ran, in order."""
+    return [line.split("'")[1] for line in output.splitlines() if line.startswith("Running stage")]

@@ -12,13 +12,11 @@ the workspace is never touched, and the experiments do not pile up on one anothe
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from dvc_project import copy_project
+from dvc_project import copy_project, git, ran, run, sh
 
 pytestmark = pytest.mark.slow
 
@@ -40,24 +38,9 @@ UPSTREAM = {
 }
 
 
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
-
-
-def sh(*args: str, cwd: Path) -> str:
-    result = run(*args, cwd=cwd)
-    assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
-    return result.stdout + result.stderr
-
-
-def ran(output: str) -> list[str]:
-    return [line.split("'")[1] for line in output.splitlines() if line.startswith("Running stage")]
-
-
 def git_commit(root: Path, message: str) -> None:
-    sh("git", "add", "-A", cwd=root)
-    sh("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", message, cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", message, cwd=root)
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +48,7 @@ def baseline(tmp_path_factory) -> Path:
     """The sample pipeline reproduced and committed (``dvc.lock``, reports), as a user's
     repository stands before trying experiments."""
     root = copy_project(tmp_path_factory.mktemp("experiments"))
-    sh("git", "init", "-q", cwd=root)
+    git("init", "-q", cwd=root)
     git_commit(root, "the project")
     sh("dvc", "repro", cwd=root)
     git_commit(root, "the sample reproduced")

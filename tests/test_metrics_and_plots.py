@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from dvc_project import copy_project
+from dvc_project import checked, copy_project, git
 
 from rucola.corpus.plots import COLUMNS
 
@@ -37,16 +34,8 @@ AGREEMENT = "reports/plots/annotation_agreement.csv"
 
 
 def sh(*args: str, cwd: Path, columns: int | None = None) -> str:
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
-    if columns is not None:
-        env["COLUMNS"] = str(columns)
-    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
-    assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
-    return result.stdout
-
-
-def git(*args: str, cwd: Path) -> str:
-    return sh("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, cwd=cwd)
+    """A command's stdout alone: what a person sees in the terminal, measured for width."""
+    return checked(*args, cwd=cwd, columns=columns).stdout
 
 
 @pytest.fixture(scope="module")

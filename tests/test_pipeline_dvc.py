@@ -12,39 +12,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from dvc_project import copy_project
+from dvc_project import copy_project, git, ran, sh
 
 pytestmark = pytest.mark.slow
-
-
-def sh(*args: str, cwd: Path) -> str:
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
-    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
-    assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
-    return result.stdout + result.stderr
-
-
-def ran(output: str) -> list[str]:
-    return [line.split("'")[1] for line in output.splitlines() if line.startswith("Running stage")]
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     root = copy_project(tmp_path_factory.mktemp("project"))
-    sh("git", "init", "-q", cwd=root)
-    sh(
-        "git",
-        "-c",
-        "user.email=t@t",
-        "-c",
-        "user.name=t",
-        "commit",
-        "-q",
-        "--allow-empty",
-        "-m",
-        "init",
-        cwd=root,
-    )
+    git("init", "-q", cwd=root)
+    git("commit", "-q", "--allow-empty", "-m", "init", cwd=root)
     return root
 
 

@@ -36,7 +36,12 @@ from great_expectations.expectations.row_conditions import Column  # noqa: E402
 
 from rucola.corpus import schema  # noqa: E402
 from rucola.corpus.normalize import unprintable_class  # noqa: E402
-from rucola.corpus.pin import new_rows  # noqa: E402
+from rucola.corpus.pin import (  # noqa: E402
+    STRATIFIED,
+    new_rows,
+    new_rows_policy,
+    placed_by_policy,
+)
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.settings import split_ratios as check_split_ratios  # noqa: E402
 
@@ -72,7 +77,6 @@ BALANCE_COLUMNS = [
 ]
 ALL_ROWS = "all"  # rows_of: the domain's rows (a domain without pinned rows)
 NEW_ROWS = "new"  # rows_of: the domain's new rows (it has pinned rows)
-STRATIFIED = "stratified"  # split.new_rows (corpus.split.STRATIFIED)
 
 SPLIT_SIZE = "split_size"
 ACCEPTABLE_SHARE = "acceptable_share"
@@ -315,7 +319,7 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             True,
         ),
     ]
-    policy = new_rows_policy(params)
+    policy = new_rows_policy(_section(params, "split"))
     if policy != STRATIFIED:
         checks.append(
             (
@@ -327,18 +331,6 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             )
         )
     return [Check(name, ROWS, _named(e, name), row_level) for name, e, row_level in checks]
-
-
-def new_rows_policy(params: dict[str, Any]) -> str:
-    """``split.new_rows``: ``stratified`` or the one split new rows go to."""
-    policy = _section(params, "split").get("new_rows", STRATIFIED)
-    if policy not in (STRATIFIED, *schema.SPLITS):
-        raise RucolaError(
-            f"split.new_rows must be one of {STRATIFIED}, {', '.join(schema.SPLITS)}, "
-            f"not {policy!r}",
-            "params.yaml",
-        )
-    return str(policy)
 
 
 def size_tolerance(configured: float, rows: int, largest_group: int) -> float:
@@ -416,11 +408,9 @@ def build_suite(name: str, checks: list[Check]) -> gx.ExpectationSuite:
 
 
 def placed_new(frame: pd.DataFrame) -> pd.Series:
-    """1 for a new row (``corpus.pin.new_rows``) of a domain with pinned rows: the rows
-    ``split.new_rows`` places; 0 for every other row."""
-    pinned = frame["pinned_split"].notna()
-    domains = set(frame.loc[pinned, "domain"].dropna())
-    return (new_rows(frame) & frame["domain"].isin(domains)).astype("int64")
+    """1 for a row ``split.new_rows`` places (:func:`corpus.pin.placed_by_policy`), 0 for
+    every other row: a column GX's row conditions can compare."""
+    return placed_by_policy(frame).astype("int64")
 
 
 def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
@@ -439,7 +429,7 @@ def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
     validate = _section(params, "validate")
     max_split = _number(validate, "max_split_deviation", "validate")
     max_share = _number(validate, "max_acceptable_share_deviation", "validate")
-    stratified = new_rows_policy(params) == STRATIFIED
+    stratified = new_rows_policy(_section(params, "split")) == STRATIFIED
     rows: list[dict[str, Any]] = []
     label = pd.to_numeric(frame["label"], errors="coerce")
     pinned = frame["pinned_split"].notna()  # validation.run._read adds it when absent

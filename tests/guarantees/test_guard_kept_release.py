@@ -10,20 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from guards import one_error_line, snapshot
+from release_params import RELEASE_PARAMS as PARAMS
 
 from rucola.io import file_sha256
 
 KEPT = "data/releases/v1.0.0"
-PARAMS = (
-    "release:\n"
-    "  input: data/split.parquet\n"
-    "  validation: data/validation.json\n"
-    "  out: out/rucola\n"
-    "  private: out/private\n"
-    "  compat: out/rucola_csv\n"
-    "  report: out/release.json\n"
-    "extract:\n  rejected: data/rejected.parquet\n"
-)
 
 
 def build_project(root: Path) -> Path:

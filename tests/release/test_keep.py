@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from release_params import RELEASE_PARAMS as PARAMS
 from test_build import split_frame, tree, write_input
 
 import rucola.release.keep
@@ -18,16 +19,6 @@ from rucola.params import DEFAULTS, load_params
 from rucola.release.keep import keep_release
 
 KEPT = Path("data/releases/v1.0.0")
-PARAMS = (
-    "release:\n"
-    "  input: data/split.parquet\n"
-    "  validation: data/validation.json\n"
-    "  out: out/rucola\n"
-    "  private: out/private\n"
-    "  compat: out/rucola_csv\n"
-    "  report: out/release.json\n"
-    "extract:\n  rejected: data/rejected.parquet\n"
-)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from release_params import RELEASE_PARAMS
 from test_build import PARAMS, split_frame, tree, write_input
 
 import rucola.release.build
@@ -73,16 +74,7 @@ def test_a_build_failing_half_way_leaves_the_previous_release(tmp_path, monkeypa
 
 def _project(tmp_path: Path) -> Path:
     write_input(tmp_path / "data", split_frame())
-    (tmp_path / "params.yaml").write_text(
-        "release:\n"
-        "  input: data/split.parquet\n"
-        "  validation: data/validation.json\n"
-        "  out: out/rucola\n"
-        "  private: out/private\n"
-        "  compat: out/rucola_csv\n"
-        "extract:\n  rejected: data/rejected.parquet\n",
-        encoding="utf-8",
-    )
+    (tmp_path / "params.yaml").write_text(RELEASE_PARAMS, encoding="utf-8")
     return tmp_path
 
 
