@@ -32,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # fixtures: tiny models built by tests and benchmarks
 
 WORDS = [
     "the",
@@ -103,7 +104,7 @@ def make_inputs(tokenizer, n: int, seed: int = 0) -> list[str]:
 def build_model(folder: Path) -> Path:
     if (folder / "config.json").is_file():
         return folder
-    from rucola.generation.tiny_models import build_marian
+    from fixtures.tiny_models import build_marian
 
     return build_marian(folder, d_model=512, layers=6, heads=8, ffn=2048, vocab_size=62_518)
 

@@ -175,10 +175,10 @@ def bench_annotation(tmp: Path, tasks: int = 3600) -> None:
     import numpy as np
     import pandas as pd
 
-    from rucola.corpus.annotations.answers import read_stage1
-    from rucola.corpus.annotations.label_studio import write_export
-    from rucola.corpus.annotations.merge import merge_votes
-    from rucola.corpus.annotations.votes import VOTE_COLUMNS
+    from rucola.annotation.answers import read_stage1
+    from rucola.annotation.label_studio import write_export
+    from rucola.annotation.merge import merge_votes
+    from rucola.annotation.votes import VOTE_COLUMNS
 
     rng = np.random.default_rng(0)
     per_task, page = 5, 5

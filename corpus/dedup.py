@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -226,3 +226,24 @@ def near_roots(
         if ri != rj:
             parent[max(ri, rj)] = min(ri, rj)
     return np.fromiter((_find(parent, i) for i in range(n)), np.int64, n)
+
+
+def exact_duplicates(
+    keys: Sequence[Hashable], labels: Sequence[Hashable] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The one exact-duplicate rule every stage uses: for each row, the index of the first
+    row with the same key (its own index when it is the first), and whether the rows of its
+    key disagree in ``labels`` (a value of None is no label and disagrees with nothing).
+
+    Callers choose the key (:func:`sentence_key` of the text, a candidate id) and what to do:
+    keep the first, set the repeats aside as ``duplicate`` and every row of a conflicting
+    key as ``conflicting_labels``."""
+    first = exact_roots(keys)
+    conflict = np.zeros(len(first), dtype=bool)
+    if labels is not None:
+        seen: dict[int, set[Hashable]] = {}
+        for root, label in zip(first.tolist(), labels, strict=True):
+            if label is not None:
+                seen.setdefault(root, set()).add(label)
+        conflict = np.fromiter((len(seen.get(r, ())) > 1 for r in first.tolist()), bool, len(first))
+    return first, conflict

@@ -219,7 +219,7 @@ def task_ids(frame: pd.DataFrame, path: Path) -> pd.Series:
 
 def soft_labels(frame: pd.DataFrame, tasks: pd.Series, path: Path) -> pd.Series:
     """``share_acceptable`` of every crowd-labelled row, from its provenance JSON (written
-    by ``corpus.annotations.corpus_merge``); NaN for other rows."""
+    by ``annotation.corpus_merge``); NaN for other rows."""
     shares = pd.Series(math.nan, index=frame.index, dtype="float64")
     if "provenance" not in frame.columns:
         return shares

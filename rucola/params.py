@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rucola.errors import RucolaError
 from rucola.names import check_name, check_output_path
@@ -23,6 +23,7 @@ from rucola.settings import (
     Params,
     Problem,
     cross_problems,
+    dotted,
     output_keys,
     problems_of,
     shown,
@@ -35,12 +36,15 @@ __all__ = [
     "OUTPUT_KEYS",
     "PARAMS_FILE",
     "load_params",
+    "load_settings",
+    "with_overrides",
     "lookup",
     "optional_path",
     "path_list",
 ]
 
 PARAMS_FILE = "params.yaml"
+SectionT = TypeVar("SectionT", bound=BaseModel)
 
 # Every key with its default, as plain data (a fresh copy per load_params call).
 DEFAULTS: dict[str, Any] = Params().model_dump()
@@ -232,17 +236,43 @@ def _duplicates(node: yaml.Node | None, loc: tuple[str | int, ...] = ()) -> list
     return problems
 
 
-def _problems(data: Any) -> tuple[list[Problem], dict[str, Any] | None]:
+def _problems(data: Any) -> tuple[list[Problem], Params | None]:
     try:
         model = Params.model_validate(data)
     except ValidationError as exc:
         return problems_of(exc), None
-    params = model.model_dump()
-    return cross_problems(model) + _path_and_name_problems(params), params
+    return cross_problems(model) + _path_and_name_problems(model.model_dump()), model
 
 
 def load_params(path: str | Path | None = None) -> dict[str, Any]:
-    """The params a command runs on, as plain nested data with every key filled in.
+    """:func:`load_settings` as plain nested data (for code not yet on the typed sections)."""
+    return load_settings(path).model_dump()
+
+
+def with_overrides(
+    section: SectionT, names: dict[str, str] | None = None, **updates: Any
+) -> SectionT:
+    """``section`` with ``updates`` (None values skipped) in place of its keys, checked by
+    the schema exactly as the params file is: ``model_copy(update=...)`` alone would let a
+    command-line value round the rules a params file is held to. A value it refuses is one
+    line naming where it came from (``names``: key -> ``--option``; else the key)."""
+    given = {key: value for key, value in updates.items() if value is not None}
+    if not given:
+        return section
+    data = section.model_dump()
+    for key, value in given.items():
+        data[key] = str(value) if isinstance(value, Path) else value
+    try:
+        return type(section).model_validate(data)
+    except ValidationError as exc:
+        problem = problems_of(exc, type(section))[0]
+        key = str(problem.loc[0]) if problem.loc else ""
+        text = problem.text.removeprefix(f"{dotted(problem.loc)}: ")
+        raise RucolaError(f"{(names or {}).get(key, key)}: {text}", hint=problem.hint) from None
+
+
+def load_settings(path: str | Path | None = None) -> Params:
+    """The params a command runs on, as the schema's typed model, every key filled in.
 
     ``path`` None: ``params.yaml`` in the working directory if there is one, else the
     schema's defaults. A path that is given must exist. Any problem is a ``RucolaError``
@@ -250,7 +280,7 @@ def load_params(path: str | Path | None = None) -> dict[str, Any]:
     more there are)."""
     if path is None:
         if not Path(PARAMS_FILE).exists():
-            return Params().model_dump()
+            return Params()
         path = PARAMS_FILE
     path = Path(path)
     root, data = _parse(_read(path), path)

@@ -723,6 +723,11 @@ def _role(field: FieldInfo) -> str:
     return next((m.role for m in metadata if isinstance(m, Kind)), "")
 
 
+def output_fields(model: type[BaseModel]) -> list[str]:
+    """The keys of one section (not of its subsections) whose values are paths it writes."""
+    return [name for name, field in model.model_fields.items() if _role(field) == OUTPUT]
+
+
 def output_keys() -> list[str]:
     """Every key whose value is a path a command writes (checked to stay in the repository)."""
     return [key for key, field in iter_keys() if _role(field) == OUTPUT and "<" not in key]

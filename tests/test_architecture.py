@@ -33,8 +33,8 @@ TOP = "rucola"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the command line", ("rucola.cli", "rucola.__main__")),
     (
-        "release, validation, generation",
-        ("rucola.release", "rucola.validation", "rucola.generation"),
+        "release, validation, generation, annotation",
+        ("rucola.release", "rucola.validation", "rucola.generation", "rucola.annotation"),
     ),
     ("corpus", ("rucola.corpus",)),
     ("shared helpers", ("rucola",)),

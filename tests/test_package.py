@@ -15,7 +15,16 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ["pyproject.toml", "README.md", "rucola", "corpus", "generation", "validation", "release"]
+SOURCES = [
+    "pyproject.toml",
+    "README.md",
+    "rucola",
+    "corpus",
+    "annotation",
+    "generation",
+    "validation",
+    "release",
+]
 
 
 def test_wheel_exposes_only_rucola(tmp_path):
@@ -39,7 +48,7 @@ def test_wheel_exposes_only_rucola(tmp_path):
     top = {name.split("/")[0] for name in names}
     assert top == {"rucola", next(t for t in top if t.endswith(".dist-info"))}
     modules = {name for name in names if name.endswith(".py")}
-    for folder in ["corpus", "generation", "validation", "release"]:
+    for folder in ["corpus", "annotation", "generation", "validation", "release"]:
         expected = {
             f"rucola/{path.relative_to(ROOT).as_posix()}"
             for path in (ROOT / folder).rglob("*.py")

@@ -25,8 +25,8 @@ import pandas as pd
 import pyarrow as pa
 
 from rucola.corpus.dedup import exact_roots, loosen, near_roots, sentence_key
-from rucola.corpus.filters.base import FilterRule, Verdict
 from rucola.corpus.schema import IN_DOMAIN, LEARNER, OUT_OF_DOMAIN
+from rucola.rules import FilterRule, Verdict
 
 
 @dataclass

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rucola.corpus.filters.base import RowRule
+from rucola.rules import RowRule
 
 
 def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.ndarray:

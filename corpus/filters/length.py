@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from rucola.corpus.filters.base import RowRule
+from rucola.rules import RowRule
 
 
 class TokenCountRule(RowRule):

@@ -21,12 +21,12 @@ import pandas as pd
 import pyarrow as pa
 
 from rucola.corpus import schema
-from rucola.corpus.filters.base import FilterRule, apply_rules
 from rucola.corpus.filters.duplicates import DuplicateRule
 from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
 from rucola.corpus.filters.length import TokenCountRule
 from rucola.corpus.plots import token_length_histogram
 from rucola.errors import RucolaError
+from rucola.rules import FilterRule, apply_rules
 from rucola.stage import StageRun, read_table
 
 

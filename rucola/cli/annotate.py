@@ -107,7 +107,7 @@ def export(
 
     Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
     """
-    from rucola.corpus.annotations.export import run_export
+    from rucola.annotation.export import run_export
 
     section = _section(params_file)
     manifest = run_export(
@@ -164,8 +164,8 @@ def merge(
 
     Answers come as Toloka TSVs, Label Studio JSON exports or long tables, the format told
     from the file."""
-    from rucola.corpus.annotations.merge import run_merge
-    from rucola.corpus.annotations.pools import task_pools
+    from rucola.annotation.merge import run_merge
+    from rucola.annotation.pools import task_pools
     from rucola.settings import RepeatedVotes
 
     section = dict(_section(params_file))
@@ -261,9 +261,9 @@ def simulate(
     params_file: ParamsOption = None,
 ) -> None:
     """Draw answers from a worker model for known labels; score each method against them."""
-    from rucola.corpus.annotations.aggregate import check_method
-    from rucola.corpus.annotations.export import read_controls
-    from rucola.corpus.annotations.simulate import run_simulation
+    from rucola.annotation.aggregate import check_method
+    from rucola.annotation.export import read_controls
+    from rucola.annotation.simulate import run_simulation
     from rucola.errors import RucolaError
     from rucola.settings import Annotate, AnswerFormat, Simulate
 
@@ -332,7 +332,7 @@ def corpus(
     params_file: ParamsOption = None,
 ) -> None:
     """Add the labelled out-of-domain rows to the in-domain stream (before the split)."""
-    from rucola.corpus.annotations.corpus_merge import run_corpus_merge
+    from rucola.annotation.corpus_merge import run_corpus_merge
     from rucola.stage import summary_line
 
     section = override(

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, get_args
 
 import typer
 from rich.console import Console
@@ -37,6 +37,9 @@ from rich.markup import escape
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from rucola.errors import RucolaError
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 # emoji=False: Rich would print `params.yaml:100: ...` as `params.yaml💯 ...`
 # soft_wrap: a line is never cut at the console width, so piped output keeps whole lines.
@@ -217,6 +220,13 @@ def read_params(params_file: Path | None) -> dict[str, Any]:
     from rucola.params import load_params
 
     return load_params(params_file)
+
+
+def read_settings(params_file: Path | None) -> Params:
+    """:func:`read_params` as the schema's typed model (``params.filter.min_tokens``)."""
+    from rucola.params import load_settings
+
+    return load_settings(params_file)
 
 
 def params_name(params_file: Path | None) -> Path:

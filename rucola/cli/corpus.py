@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,8 +19,12 @@ from rucola.cli.common import (
     progress,
     read_params,
 )
+from rucola.cli.stage_command import stage_command
 
 commands = typer.Typer()
+
+if TYPE_CHECKING:
+    from rucola.settings import Filter
 
 
 @commands.command()
@@ -82,26 +86,15 @@ def measure(
     )
 
 
-@commands.command(name="filter")
-def filter_(
-    input_path: InputOption = None,
-    out_path: OutOption = None,
-    rejected: RejectedOption = None,
-    report: ReportOption = None,
-    params_file: ParamsOption = None,
-) -> None:
+@stage_command(
+    commands, "filter", section="filter", reads="filter.input", input_help="measured rows"
+)
+def filter_(settings: Filter, source: str) -> None:
     """Apply the length and word-frequency thresholds to the measured sentences."""
     from rucola.corpus.filters.stage import run_filter
     from rucola.stage import summary_line
 
-    section = override(
-        read_params(params_file)["filter"],
-        input=input_path,
-        out=out_path,
-        rejected=rejected,
-        report=report,
-    )
-    summary = run_filter(section)
+    summary = run_filter(settings.model_dump() | {"input": source})
     out.print(f"filter: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 

@@ -11,7 +11,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from rucola.corpus.filters.base import apply_rules
 from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
 from rucola.corpus.filters.length import TokenCountRule
 from rucola.corpus.filters.stage import run_filter
@@ -20,6 +19,7 @@ from rucola.corpus.measure import SentenceMeter, measure
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.params import DEFAULTS
+from rucola.rules import apply_rules
 
 RNC = (
     "Lemma\tPoS\tFreq(ipm)\tR\tD\tDoc\nмальчик\ts\t300.0\t1\t1\t1\nчитать\tv\t500.0\t1\t1\t1\n"

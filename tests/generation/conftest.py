@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory) -> dict[str, Path]:
-    from rucola.generation.tiny_models import (
+    from fixtures.tiny_models import (
         build_gpt2,
         build_m2m100,
         build_marian,

@@ -117,7 +117,7 @@ def test_a_toloka_export_with_a_repeated_column_is_refused(run_cli, tmp_path):
 def test_a_golden_set_with_a_repeated_column_is_refused(tmp_path):
     """Issue 23, defect 7 (every tabular reader): the controls TSV with ``label`` twice
     (in two cases), which the golden answers of every control page come from."""
-    from rucola.corpus.annotations.export import read_controls
+    from rucola.annotation.export import read_controls
     from rucola.errors import RucolaError
 
     path = write_rows(tmp_path / "controls.tsv",
@@ -277,7 +277,7 @@ def test_a_label_studio_task_without_an_id_is_named_by_its_position(run_cli, lab
 def test_the_real_toloka_export_without_input_id_is_refused(run_cli, tmp_path, shared_data):
     """Issue 23, minor (Toloka TSV without ``INPUT:id``): the real export, in our vocabulary,
     has no ``INPUT:id``; it was keyed by ``ASSIGNMENT:task_id`` instead, silently."""
-    from rucola.corpus.annotations.toloka import read_toloka, write_toloka
+    from rucola.annotation.toloka import read_toloka, write_toloka
 
     frame = read_toloka(shared_data / "toloka/assignments_sample.tsv").drop(columns=["_line"])
     scale = {"0": "yes", "1": "yes", "2": "no", "3": "no", "": ""}

@@ -431,7 +431,7 @@ def test_output_keys_are_the_paths_commands_write():
 
 
 def test_allowed_values_agree_with_the_stages():
-    from rucola.corpus.annotations.aggregate import METHODS
+    from rucola.annotation.aggregate import METHODS
     from rucola.corpus.marks import VERDICTS
     from rucola.corpus.schema import DOMAINS
     from rucola.corpus.sources import SOURCE_TYPES

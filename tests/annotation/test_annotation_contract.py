@@ -10,8 +10,8 @@ import pytest
 from annotation_helpers import STAGE1_HEADER, write_tsv
 from test_annotation_export import candidates
 
-import rucola.corpus.annotations.label_studio
-import rucola.corpus.annotations.merge
+import rucola.annotation.label_studio
+import rucola.annotation.merge
 from rucola.io import write_parquet
 
 MERGE_OUTPUTS = [
@@ -112,13 +112,13 @@ def test_merge_failing_at_the_plot_keeps_the_previous_outputs(
 ):
     assert run_cli("annotate", "merge", cwd=project)[0] == 0
     before = outputs(project)
-    real = rucola.corpus.annotations.merge.write_agreement_plot
+    real = rucola.annotation.merge.write_agreement_plot
 
     def half(report, csv_path, png_path):
         real(report, csv_path, png_path)
         raise RuntimeError("the plot backend crashed")
 
-    monkeypatch.setattr(rucola.corpus.annotations.merge, "write_agreement_plot", half)
+    monkeypatch.setattr(rucola.annotation.merge, "write_agreement_plot", half)
     with pytest.raises(RuntimeError, match="plot backend"):
         run_cli("annotate", "merge", "--method", "dawid_skene", cwd=project)
     assert outputs(project) == before
@@ -170,7 +170,7 @@ def test_export_failing_half_way_keeps_the_previous_pool(run_cli, project, monke
     def boom(pool, page_size, stage, field):
         raise RuntimeError("out of memory")
 
-    monkeypatch.setattr(rucola.corpus.annotations.label_studio, "tasks", boom)
+    monkeypatch.setattr(rucola.annotation.label_studio, "tasks", boom)
     with pytest.raises(RuntimeError, match="out of memory"):
         run_cli(*args, cwd=project)
     assert outputs(project, names) == before
@@ -192,7 +192,7 @@ def test_raw_worker_ids_stay_out_of_git():
 
     import yaml
 
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[2]
     stage = yaml.safe_load((root / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
     merge = stage["annotate_merge"]
     cached = [next(iter(o)) if isinstance(o, dict) else o for o in merge["outs"]]

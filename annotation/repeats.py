@@ -24,7 +24,7 @@ from typing import get_args
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations import toloka as tl
+from rucola.annotation import toloka as tl
 from rucola.errors import RucolaError
 from rucola.settings import RepeatedVotes
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations import toloka as tl
+from rucola.annotation import toloka as tl
 from rucola.errors import RucolaError
 
 NOT_SURE = "not_sure"

@@ -7,9 +7,9 @@ import json
 import pandas as pd
 from annotation_helpers import STAGE1_HEADER, write_tsv
 
-from rucola.corpus.annotations.answers import read_stage1, read_stage2
-from rucola.corpus.annotations.merge import merge_votes
-from rucola.corpus.annotations.votes import STAGE2_FIELDS
+from rucola.annotation.answers import read_stage1, read_stage2
+from rucola.annotation.merge import merge_votes
+from rucola.annotation.votes import STAGE2_FIELDS
 
 OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30}
 STAGE2_HEADER = [

@@ -34,8 +34,8 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.votes import (
+from rucola.annotation import toloka as tl
+from rucola.annotation.votes import (
     ACCEPTABLE_LABEL,
     NOT_SURE,
     STAGE1_FIELD,
@@ -320,7 +320,7 @@ def read_export(
 ) -> pd.DataFrame:
     """The votes of a Label Studio JSON export (``votes.VOTE_COLUMNS``), one per annotation
     that is not a ground truth. Whether ``data.id`` names a task we exported is decided
-    with the other formats' (``corpus.annotations.pools``)."""
+    with the other formats' (``annotation.pools``)."""
     path = Path(path)
     source = str(path)
     rows: list[dict[str, Any]] = []

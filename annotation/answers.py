@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.label_studio import read_export
-from rucola.corpus.annotations.votes import (
+from rucola.annotation import toloka as tl
+from rucola.annotation.label_studio import read_export
+from rucola.annotation.votes import (
     STAGE1_FIELD,
     check_votes,
     concat_votes,
@@ -38,7 +38,7 @@ def read_stage1(
     """All stage-1 votes, the format told from the file: Toloka exports (``.tsv``), Label
     Studio exports (``.json``), long tables (``.csv``, and every file of ``long_tables``,
     read with ``columns``). Whether a task was exported is decided later, alike for every
-    format (``corpus.annotations.pools``)."""
+    format (``annotation.pools``)."""
     parts = []
     for path in expand_paths(exports, (".tsv", ".csv", ".json")):
         if has_suffix(path, ".csv"):

@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations import label_studio as ls
-from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.answers import read_stage1
-from rucola.corpus.annotations.categories import ERROR_TYPES
-from rucola.corpus.annotations.merge import merge_votes, task_reason
-from rucola.corpus.annotations.pools import read_tasks, task_pools
-from rucola.corpus.annotations.votes import (
+from rucola.annotation import label_studio as ls
+from rucola.annotation import toloka as tl
+from rucola.annotation.answers import read_stage1
+from rucola.annotation.categories import ERROR_TYPES
+from rucola.annotation.merge import merge_votes, task_reason
+from rucola.annotation.pools import read_tasks, task_pools
+from rucola.annotation.votes import (
     LONG_STAGE1,
     STAGE1_FIELD,
     STAGE2_REQUIRED,
@@ -323,7 +323,7 @@ def run_export(
     Stage 1: every candidate (``read`` = candidates, all ``kept``). Stage 2: the sentences
     the stage-1 answers judge unacceptable (``read`` = stage-1 tasks; the others set aside
     as ``acceptable_at_stage1``, ``pending:<why>`` or ``set_aside:not_in_pool``, a task
-    outside today's pool: ``corpus.annotations.pools``). ``stage1``/``votes`` given replace
+    outside today's pool: ``annotation.pools``). ``stage1``/``votes`` given replace
     the params' answers as a whole. Returns the manifest, which names the golden set used
     (``golden_set``, null without one). The pool, its Label Studio twin (tasks and config)
     and the manifest appear together."""

@@ -10,9 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
-from rucola.corpus.annotations.aggregate import aggregate_stage1
-from rucola.corpus.annotations.answers import read_stage1
-from rucola.corpus.annotations.merge import merge_votes
+from rucola.annotation.aggregate import aggregate_stage1
+from rucola.annotation.answers import read_stage1
+from rucola.annotation.merge import merge_votes
 from rucola.io import read_parquet
 
 
@@ -189,7 +189,7 @@ def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
     assert "0 tasks" in stdout
     annotated = tmp_path / "data/interim/annotated.parquet"
     assert read_parquet(annotated).empty
-    from rucola.corpus.annotations.merge import ANNOTATED_SCHEMA
+    from rucola.annotation.merge import ANNOTATED_SCHEMA
 
     assert pq.read_schema(annotated).names == ANNOTATED_SCHEMA.names
     report = json.loads((tmp_path / "reports/annotation.json").read_text(encoding="utf-8"))

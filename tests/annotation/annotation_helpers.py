@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 CONTROLS = ROOT / "data" / "sample" / "annotations" / "controls.tsv"
 
 STAGE1_HEADER = [

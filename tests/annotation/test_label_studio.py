@@ -12,11 +12,11 @@ import pytest
 from annotation_helpers import CONTROLS, HAND, ROOT
 from test_annotation_export import candidates
 
-from rucola.corpus.annotations.answers import read_stage1, read_stage2
-from rucola.corpus.annotations.label_studio import label_config, read_export, write_export
-from rucola.corpus.annotations.merge import merge_votes
-from rucola.corpus.annotations.pools import Pools
-from rucola.corpus.annotations.votes import STAGE2_FIELDS, VOTE_COLUMNS
+from rucola.annotation.answers import read_stage1, read_stage2
+from rucola.annotation.label_studio import label_config, read_export, write_export
+from rucola.annotation.merge import merge_votes
+from rucola.annotation.pools import Pools
+from rucola.annotation.votes import STAGE2_FIELDS, VOTE_COLUMNS
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
 
@@ -112,7 +112,7 @@ def test_cli_export_writes_the_config_and_ground_truth(run_cli, project, hand_ex
 
 def test_an_exported_pool_read_back_takes_its_golden_answers(tmp_path):
     """Our own task file, once annotated, reads back: the ground truth is no vote."""
-    from rucola.corpus.annotations.export import export_pool, read_controls
+    from rucola.annotation.export import export_pool, read_controls
 
     tasks = pd.DataFrame({"id": ["a", "b", "c", "d"], "sentence": ["А.", "Б.", "В.", "Г."]})
     export_pool(1, tasks, read_controls(CONTROLS), tmp_path, page_size=5,

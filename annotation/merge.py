@@ -14,7 +14,7 @@ answered on; control tasks are not tasks).
 - ``set_aside``: the others, by ``pending:<why>`` (``too_few_votes``, ``tie``,
   ``awaiting_stage2``, ``stage2_too_few_votes``: more answers may label them) or
   ``set_aside:<why>`` (stage 2 found several categories, ``other``, or no majority;
-  ``not_in_pool``: a candidate outside today's pool, ``corpus.annotations.pools``).
+  ``not_in_pool``: a candidate outside today's pool, ``annotation.pools``).
 
 Every task, labelled or not, stays in the annotated table with its status, since the next
 round and ``annotate corpus`` need them. Votes are counted apart, per stage, in ``votes``
@@ -30,24 +30,24 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from rucola.corpus import schema
-from rucola.corpus.annotations.aggregate import LABELLED, PENDING, aggregate_stage1, check_method
-from rucola.corpus.annotations.answers import read_stage1, read_stage2
-from rucola.corpus.annotations.categories import (
+from rucola.annotation.aggregate import LABELLED, PENDING, aggregate_stage1, check_method
+from rucola.annotation.answers import read_stage1, read_stage2
+from rucola.annotation.categories import (
     NOT_IN_STAGE2_POOL,
     SET_ASIDE,
     aggregate_stage2,
     combine,
 )
-from rucola.corpus.annotations.cleaning import USED, clean
-from rucola.corpus.annotations.pools import NOT_IN_POOL, Pools
-from rucola.corpus.annotations.report import build_report, write_agreement_plot, write_workers
-from rucola.corpus.annotations.result import MergeResult, status_counts
-from rucola.corpus.annotations.votes import (
+from rucola.annotation.cleaning import USED, clean
+from rucola.annotation.pools import NOT_IN_POOL, Pools
+from rucola.annotation.report import build_report, write_agreement_plot, write_workers
+from rucola.annotation.result import MergeResult, status_counts
+from rucola.annotation.votes import (
     ACCEPTABLE_LABEL,
     STAGE1_FIELD,
     UNACCEPTABLE_LABEL,
 )
+from rucola.corpus import schema
 from rucola.io import write_parquet
 from rucola.stage import StageRun
 
@@ -210,7 +210,7 @@ def run_merge(
 
     Params that name no answers at all give an empty round (no rows, a report that says
     so); a file or folder that is named but holds no answer is an error. ``pools``: today's
-    pool and every pool the answers are checked against (``corpus.annotations.pools``)."""
+    pool and every pool the answers are checked against (``annotation.pools``)."""
     check_method(method)
     columns = params.get("vote_columns")
     votes1 = read_stage1(stage1, votes, output_field, columns=columns)

@@ -1,4 +1,5 @@
-"""The keep-or-reason contract every filter rule follows, and the loop that applies rules.
+"""The keep-or-reason contract every row rule follows (filter, screen, and any row stage),
+and the loop that applies rules.
 
 A rule looks at a table of rows and returns a :class:`Verdict`: per row, ``None`` (keep)
 or a reason, optionally a detail per row (the origin of the row a duplicate repeats) and

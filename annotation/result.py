@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from rucola.corpus.annotations.cleaning import Cleaned
+from rucola.annotation.cleaning import Cleaned
 
 
 @dataclass

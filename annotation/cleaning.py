@@ -4,13 +4,13 @@ Rules apply in order and the first one that matches names the fate, so the count
 votes read = used + control + the sum of the drops.
 
 0. ``not_in_pool``: the task is a candidate outside today's pool (``annotate.candidates``)
-   though in an earlier one (``corpus.annotations.pools``); nothing else about the vote is
+   though in an earlier one (``annotation.pools``); nothing else about the vote is
    looked at, so such answers are never fatal (a conflicting repeat among them included).
 1. ``status_<status>``: the assignment was not accepted or approved (rejected, expired,
    skipped, or still only submitted).
 2. ``repeated_vote``: the worker answered the task before with the same answer;
    ``conflicting_vote``: with a different answer, and ``annotate.repeated_votes`` did not
-   choose this one (``corpus.annotations.repeats``; the default policy is an error).
+   choose this one (``annotation.repeats``; the default policy is an error).
 3. ``fast_page``: the page was submitted faster than ``min_page_seconds`` (only where the
    export has ``ASSIGNMENT:submitted``; the paper dropped stage-2 pages under 30 s).
 4. ``control``: an answer to a control task; it measures the worker and is not aggregated.
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.pools import NOT_IN_POOL
-from rucola.corpus.annotations.repeats import repeat_fates
-from rucola.corpus.annotations.votes import NOT_SURE
+from rucola.annotation import toloka as tl
+from rucola.annotation.pools import NOT_IN_POOL
+from rucola.annotation.repeats import repeat_fates
+from rucola.annotation.votes import NOT_SURE
 
 USED = "used"
 CONTROL = "control"

@@ -6,7 +6,7 @@ import json
 
 import pandas as pd
 
-from rucola.corpus.annotations.simulate import evaluate, read_truth
+from rucola.annotation.simulate import evaluate, read_truth
 from rucola.io import read_parquet
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations.aggregate import LABELLED, PENDING
-from rucola.corpus.annotations.votes import CATEGORIES, NO_VIOLATION
+from rucola.annotation.aggregate import LABELLED, PENDING
+from rucola.annotation.votes import CATEGORIES, NO_VIOLATION
 
 ERROR_TYPES = {
     "morphology": "Morphology",

@@ -28,14 +28,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations import label_studio as ls
-from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.aggregate import METHODS
-from rucola.corpus.annotations.categories import ERROR_TYPES
-from rucola.corpus.annotations.export import make_pages, stage_controls
-from rucola.corpus.annotations.merge import merge_votes
-from rucola.corpus.annotations.result import MergeResult
-from rucola.corpus.annotations.votes import (
+from rucola.annotation import label_studio as ls
+from rucola.annotation import toloka as tl
+from rucola.annotation.aggregate import METHODS
+from rucola.annotation.categories import ERROR_TYPES
+from rucola.annotation.export import make_pages, stage_controls
+from rucola.annotation.merge import merge_votes
+from rucola.annotation.result import MergeResult
+from rucola.annotation.votes import (
     CATEGORIES,
     NO_VIOLATION,
     NOT_SURE,

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
-from rucola.corpus.annotations.answers import read_stage1
-from rucola.corpus.annotations.cleaning import clean
-from rucola.corpus.annotations.merge import kept_votes, merge_votes
-from rucola.corpus.annotations.repeats import CONFLICTING_VOTE, REPEATED_VOTE, repeat_fates
+from rucola.annotation.answers import read_stage1
+from rucola.annotation.cleaning import clean
+from rucola.annotation.merge import kept_votes, merge_votes
+from rucola.annotation.repeats import CONFLICTING_VOTE, REPEATED_VOTE, repeat_fates
 from rucola.errors import RucolaError
 
 OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": None}

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from annotation_helpers import CONTROLS
 
-from rucola.corpus.annotations.export import make_pages, read_controls
-from rucola.corpus.annotations.toloka import read_toloka
+from rucola.annotation.export import make_pages, read_controls
+from rucola.annotation.toloka import read_toloka
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 

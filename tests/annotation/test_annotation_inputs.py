@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
-from rucola.corpus.annotations.answers import read_stage1, read_stage2
-from rucola.corpus.annotations.cleaning import clean
-from rucola.corpus.annotations.toloka import read_toloka
-from rucola.corpus.annotations.votes import stage1_from_toloka
+from rucola.annotation.answers import read_stage1, read_stage2
+from rucola.annotation.cleaning import clean
+from rucola.annotation.toloka import read_toloka
+from rucola.annotation.votes import stage1_from_toloka
 from rucola.errors import RucolaError
 
 REAL = "toloka/assignments_sample.tsv"
@@ -56,7 +56,7 @@ def test_real_export_round_trip_with_expired_rows(shared_data, tmp_path):
     )
     frame.loc[expired, "ASSIGNMENT:status"] = "EXPIRED"
     frame.loc[expired, "OUTPUT:violation"] = ""  # expired assignments have empty outputs
-    from rucola.corpus.annotations.toloka import write_toloka
+    from rucola.annotation.toloka import write_toloka
 
     path = tmp_path / "ours.tsv"
     write_toloka(frame.drop(columns=["_line"]), path)

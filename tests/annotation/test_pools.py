@@ -1,5 +1,5 @@
 """Answers given on an earlier pool: set aside as ``not_in_pool`` in every answer format;
-a task in no pool at all is exit 1 (``rucola.corpus.annotations.pools``)."""
+a task in no pool at all is exit 1 (``rucola.annotation.pools``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from annotation_helpers import CONTROLS, HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
-from rucola.corpus.annotations.answers import read_stage1
-from rucola.corpus.annotations.label_studio import read_export, write_export
-from rucola.corpus.annotations.merge import merge_votes
-from rucola.corpus.annotations.pools import Pools
+from rucola.annotation.answers import read_stage1
+from rucola.annotation.label_studio import read_export, write_export
+from rucola.annotation.merge import merge_votes
+from rucola.annotation.pools import Pools
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
 

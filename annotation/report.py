@@ -13,14 +13,14 @@ from typing import Any
 
 import pandas as pd
 
-from rucola.corpus.annotations.agreement import (
+from rucola.annotation.agreement import (
     krippendorff_alpha,
     wawa_by_category,
     worker_agreement,
 )
-from rucola.corpus.annotations.cleaning import USED, WORKER_COLUMNS, Cleaned
-from rucola.corpus.annotations.result import MergeResult, status_counts
-from rucola.corpus.annotations.votes import NO_VIOLATION
+from rucola.annotation.cleaning import USED, WORKER_COLUMNS, Cleaned
+from rucola.annotation.result import MergeResult, status_counts
+from rucola.annotation.votes import NO_VIOLATION
 from rucola.io import atomic_path, write_text
 
 WORKER_TABLE_COLUMNS = [

@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rucola.corpus.annotations import toloka as tl
-from rucola.corpus.annotations.votes import has_suffix
+from rucola.annotation import toloka as tl
+from rucola.annotation.votes import has_suffix
 from rucola.errors import RucolaError
 from rucola.stage import read_frame
 

@@ -7,8 +7,8 @@ import json
 import pandas as pd
 import pytest
 
+from rucola.annotation.corpus_merge import merge_into_corpus
 from rucola.corpus import schema
-from rucola.corpus.annotations.corpus_merge import merge_into_corpus
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
 

@@ -1,0 +1,140 @@
+"""One factory for every stage command: the same options, read the same way.
+
+A stage command is a function that takes its typed params section (``settings``), the
+whole params (``params``, for the keys of other stages it needs) and, when the stage
+reads a file another stage writes, that file (``source``), plus any options of its own:
+
+    @stage_command(commands, "filter", section="filter", reads="measure.out")
+    def filter_(settings: Filter, params: Params, source: str) -> None: ...
+
+The factory adds ``--params`` and, where the stage has them, ``--input`` (in place of
+``reads``), ``--out``, ``--rejected`` and ``--report``; it reads the params file, applies
+the options through the schema (:func:`rucola.params.with_overrides`: an option is held to
+the rules a params file is held to) and calls the function with the checked section. An
+``--out`` given alone takes the stage's other outputs (set-aside rows, report, plots)
+beside it, under their usual file names, so a trial run never overwrites the pipeline's
+files. ``generate`` and ``release build`` write where params say only: they take no
+``--out``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from rucola.cli.common import ParamsOption
+
+# The options the factory can add: params key -> (option, help).
+OPTIONS: dict[str, tuple[str, str]] = {
+    "out": ("--out", "output; its companion outputs go beside it unless given too"),
+    "rejected": ("--rejected", "set-aside rows"),
+    "report": ("--report", "report JSON"),
+}
+# Injected by the factory, never options.
+INJECTED = ("settings", "params", "source")
+
+
+def _option(name: str, help_text: str, default_key: str) -> inspect.Parameter:
+    annotation = Annotated[
+        Path | None, typer.Option(name, help=f"{help_text}; default: {default_key}")
+    ]
+    key = name.removeprefix("--").replace("-", "_") + "_path"
+    return inspect.Parameter(
+        key, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+    )
+
+
+def _resolved(annotation: Any, func: Callable[..., Any]) -> Any:
+    if isinstance(annotation, str):
+        return eval(annotation, func.__globals__)  # noqa: S307 (our own source)
+    return annotation
+
+
+def section_of(params: Any, dotted: str) -> Any:
+    """The section model at ``dotted`` (``annotate.corpus``) of a ``Params``."""
+    value = params
+    for part in dotted.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def beside(section: Any, out: Path, given: set[str]) -> dict[str, str]:
+    """The section's other output keys, not given on the command line, moved into the
+    folder of ``out`` under their own file names."""
+    from rucola.settings import output_fields
+
+    moved = {}
+    for key in output_fields(type(section)):
+        value = getattr(section, key)
+        if key != "out" and key not in given and value is not None:
+            moved[key] = str(out.parent / Path(value).name)
+    return moved
+
+
+def stage_command(
+    app: typer.Typer,
+    name: str | None = None,
+    *,
+    section: str,
+    reads: str | None = None,
+    input_help: str = "input",
+    outputs: Sequence[str] = ("out", "rejected", "report"),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``func`` as the command ``name`` of ``app`` (see the module docstring).
+
+    ``section``: the dotted params section the stage runs on; ``reads``: the dotted params
+    key of the file it reads (what ``--input`` replaces, given to ``func`` as ``source``);
+    ``outputs``: which of ``out``, ``rejected``, ``report`` the command takes as options."""
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        # The command's own options, their annotations resolved (the injected ones are for
+        # type checkers only: importing the schema here would slow down ``--help``).
+        own = [
+            p.replace(annotation=_resolved(p.annotation, func))
+            for p in inspect.signature(func).parameters.values()
+            if p.name not in INJECTED
+        ]
+        added: list[inspect.Parameter] = []
+        if reads is not None:
+            added.append(_option("--input", input_help, reads))
+        for key in outputs:
+            option, help_text = OPTIONS[key]
+            added.append(_option(option, help_text, f"{section}.{key}"))
+        params_option = inspect.Parameter(
+            "params_file", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ParamsOption
+        )
+        parameters = (
+            [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added + [params_option]
+        )
+        wants = set(inspect.signature(func).parameters)
+
+        @functools.wraps(func)
+        def command(**kwargs: Any) -> Any:
+            from rucola.cli.common import read_settings
+            from rucola.params import with_overrides
+
+            params = read_settings(kwargs.pop("params_file"))
+            source = kwargs.pop("input_path", None) if reads is not None else None
+            given = {key: kwargs.pop(f"{key}_path", None) for key in outputs}
+            settings = section_of(params, section)
+            updates = {key: value for key, value in given.items() if value is not None}
+            if "out" in updates:
+                updates = beside(settings, Path(updates["out"]), set(updates)) | updates
+            names = {key: OPTIONS[key][0] for key in outputs}
+            settings = with_overrides(settings, names, **updates)
+            injected = {"settings": settings, "params": params}
+            if reads is not None:
+                injected["source"] = str(source) if source else section_of(params, reads)
+            return func(**{k: v for k, v in injected.items() if k in wants}, **kwargs)
+
+        command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in parameters}
+        app.command(name)(command)
+        return func
+
+    return register
