@@ -12,7 +12,7 @@ export GX_ANALYTICS_ENABLED := False
 # The pipeline and the tests never download: models and data come from local paths.
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: repro test bench lint venv venv-full venv-python clean release
+.PHONY: repro test bench lint generate venv venv-full venv-python clean release
 
 # A PYTHON given on the command line (or in the environment) must be the one VENV was made
 # with: an existing venv of another version is an error, never silently used instead.
@@ -68,9 +68,15 @@ release: $(VENV)/.base
 	git add release/CHANGELOG.md $(KEPT).dvc && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md $(KEPT).dvc
 	git tag -a v$(VERSION) -m "Release v$(VERSION)"
 
+# Rewrite every file derived from the code and the schema: dvc.yaml (each stage's code deps
+# from its command's imports), params.yaml, the presets in configs/, docs/params.md's table.
+generate: $(VENV)/.base
+	$(OFFLINE) python -m rucola.dev generate
+
 lint: $(VENV)/.full
 	ruff check .
 	ruff format --check .
+	$(OFFLINE) python -m rucola.dev check
 
 clean:
 	rm -rf $(VENV)

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import get_args
 
 import numpy as np
 import pandas as pd
 
 from rucola.errors import RucolaError
+from rucola.settings import AggregationMethod
 
-METHODS = ("majority", "dawid_skene", "wawa", "glad")
+# The schema's list (``annotate.method``), so a method added there is one place to add.
+METHODS: tuple[str, ...] = get_args(AggregationMethod)
 LABELLED = "labelled"
 PENDING = "pending"
 TOO_FEW_VOTES = "too_few_votes"
@@ -39,6 +42,8 @@ RESULT_COLUMNS = [
 
 
 def check_method(method: str) -> str:
+    """``method`` if crowd-kit runs it here. Params are checked by the schema already; this
+    guards the library callers (benchmarks, the simulation) that pass a method as text."""
     if method not in METHODS:
         raise RucolaError(
             f"unknown aggregation method {method!r}", hint=f"choose one of {', '.join(METHODS)}"

@@ -10,22 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from rucola.annotation import toloka as tl
 from rucola.annotation.label_studio import read_export
+from rucola.annotation.long_table import read_long
 from rucola.annotation.votes import (
     STAGE1_FIELD,
     check_votes,
     concat_votes,
     expand_paths,
     has_suffix,
-    read_long,
     require_rows,
     stage1_from_toloka,
     stage2_from_toloka,
 )
+
+if TYPE_CHECKING:
+    from rucola.settings import VoteColumns
 
 
 def read_stage1(
@@ -33,7 +37,7 @@ def read_stage1(
     long_tables: Sequence[str | Path] = (),
     field: str = STAGE1_FIELD,
     *,
-    columns: Mapping[str, str | None] | None = None,
+    columns: VoteColumns | Mapping[str, str | None] | None = None,
 ) -> pd.DataFrame:
     """All stage-1 votes, the format told from the file: Toloka exports (``.tsv``), Label
     Studio exports (``.json``), long tables (``.csv``, and every file of ``long_tables``,

@@ -3,7 +3,7 @@
 Rules apply in order and the first one that matches names the fate, so the counts add up:
 votes read = used + control + the sum of the drops.
 
-0. ``not_in_pool``: the task is a candidate outside today's pool (``annotate.candidates``)
+0. ``not_in_pool``: the task is a candidate outside today's pool (``screen.out``)
    though in an earlier one (``annotation.pools``); nothing else about the vote is
    looked at, so such answers are never fatal (a conflicting repeat among them included).
 1. ``status_<status>``: the assignment was not accepted or approved (rejected, expired,
@@ -24,6 +24,7 @@ votes read = used + control + the sum of the drops.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,9 @@ from rucola.annotation import toloka as tl
 from rucola.annotation.pools import NOT_IN_POOL
 from rucola.annotation.repeats import repeat_fates
 from rucola.annotation.votes import NOT_SURE
+
+if TYPE_CHECKING:
+    from rucola.settings import RepeatedVotes
 
 USED = "used"
 CONTROL = "control"
@@ -79,7 +83,7 @@ def clean(
     *,
     min_control_accuracy: float,
     min_page_seconds: float | None,
-    repeated_votes: str = "error",
+    repeated_votes: RepeatedVotes = "error",
     outside: np.ndarray | None = None,
 ) -> Cleaned:
     """Assign every vote its fate (see the module docstring) and build the worker table.

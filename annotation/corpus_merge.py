@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
 
 from rucola.corpus import schema
-from rucola.corpus.dedup import sentence_key
+from rucola.corpus.dedup import exact_duplicates, sentence_key
 from rucola.corpus.normalize import normalize_text
 from rucola.errors import RucolaError
 from rucola.stage import StageRun, read_frame
+
+if TYPE_CHECKING:
+    from rucola.settings import AnnotateCorpus
 
 EXTRA_COLUMNS = [field.name for field in schema.OUT_OF_DOMAIN_FIELDS]
 # What this stage reads of a candidate and of an annotated task.
@@ -68,10 +71,12 @@ def _value(value: Any) -> Any:
 
 
 def merge_into_corpus(
-    in_domain: pd.DataFrame, candidates: pd.DataFrame, annotated: pd.DataFrame
-) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
-    """In-domain rows plus the labelled out-of-domain ones; set-aside rows; counts.
+    in_domain: pd.DataFrame, candidates: pd.DataFrame, annotated: pd.DataFrame, run: StageRun
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """In-domain rows plus the labelled out-of-domain ones, and this stage's own figures.
 
+    ``run`` counts the rows read (every in-domain row and annotated task) and takes every
+    task set aside, with its reason; the caller hands it the rows returned as the kept ones.
     Output rows keep the in-domain columns (``generator`` and ``method`` added, null for
     in-domain rows); an out-of-domain row has domain ``out_of_domain``, ``group`` = its
     candidate id, ``origin`` = ``annotations:<id>``, mark ``""``, and its candidate's
@@ -92,6 +97,7 @@ def merge_into_corpus(
         raise RucolaError(
             f"annotated id {annotated['id'][annotated['id'].duplicated()].iloc[0]!r} appears twice"
         )
+    run.count_read(len(in_domain) + len(annotated))
     by_id = candidates.assign(candidate_id=candidates["candidate_id"].astype(str)).set_index(
         "candidate_id"
     )
@@ -160,14 +166,12 @@ def merge_into_corpus(
         if column not in base.columns:
             base[column] = None
     combined = pd.concat([base, ood.reindex(columns=base.columns)], ignore_index=True)
-    rejected_frame = pd.DataFrame(rejected, columns=SET_ASIDE_SCHEMA.names)
+    table = pa.Table.from_pandas(
+        pd.DataFrame(rejected, columns=SET_ASIDE_SCHEMA.names), preserve_index=False
+    )
+    run.set_aside(table, table["reason"].to_pylist(), table["detail"].to_pylist())
     annotated_ids = set(annotated["id"].astype(str))
     counts = {
-        "read": int(len(in_domain) + len(annotated)),
-        "kept": int(len(combined)),
-        "set_aside": {
-            str(k): int(v) for k, v in sorted(rejected_frame["reason"].value_counts().items())
-        },
         "in_domain": int(len(in_domain)),
         "candidates": int(len(candidates)),
         "annotated": int(len(annotated)),
@@ -178,24 +182,24 @@ def merge_into_corpus(
             str(k): int(v) for k, v in sorted(ood["error_type"].value_counts().items())
         },
     }
-    return combined, rejected_frame, counts
+    return combined, counts
 
 
 def _deduplicate(rows: list[dict[str, Any]], rejected: list[dict[str, Any]]) -> list[dict]:
-    """Exact duplicates keep the first (by candidate id); conflicting labels lose all."""
-    by_sentence: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_sentence.setdefault(sentence_key(row["sentence"]), []).append(row)
+    """Exact duplicates (``corpus.dedup.exact_duplicates`` on the sentence key) keep the
+    first (by candidate id); copies whose label or category differ are all set aside. Set
+    aside sentence by sentence, in the order each sentence first appears."""
+    keys = [sentence_key(row["sentence"]) for row in rows]
+    first, conflict = exact_duplicates(keys, [(r["label"], r["error_type"]) for r in rows])
     kept = []
-    for copies in by_sentence.values():
-        labels = {(r["label"], r["error_type"]) for r in copies}
-        if len(labels) > 1:
-            for row in copies:
-                rejected.append(_rejected_row(row["_task"], CONFLICTING_LABELS))
-            continue
-        kept.append(copies[0])
-        for row in copies[1:]:
-            rejected.append(_rejected_row(row["_task"], DUPLICATE, f"of {copies[0]['group']}"))
+    for i in sorted(range(len(rows)), key=lambda i: (first[i], i)):
+        row = rows[i]
+        if conflict[i]:
+            rejected.append(_rejected_row(row["_task"], CONFLICTING_LABELS))
+        elif first[i] == i:
+            kept.append(row)
+        else:
+            rejected.append(_rejected_row(row["_task"], DUPLICATE, f"of {rows[first[i]]['group']}"))
     for row in kept:
         row.pop("_task")
     return sorted(kept, key=lambda r: r["group"])
@@ -221,24 +225,26 @@ def output_schema(frame: pd.DataFrame) -> pa.Schema | None:
     return None
 
 
-def run_corpus_merge(section: dict[str, Any]) -> dict[str, Any]:
-    """The DVC stage: read the three inputs, write rows, set-aside rows and the report."""
+def run_corpus_merge(
+    settings: AnnotateCorpus,
+    *,
+    in_domain: str | Path,
+    annotated: str | Path,
+    candidates: str | Path,
+) -> dict[str, Any]:
+    """The DVC stage: read the three inputs (what ``extract``, ``annotate merge`` and
+    ``merge-candidates`` write), write rows, set-aside rows and the report."""
     with StageRun(
         "annotate",
-        report=section["report"],
-        out=section["out"],
-        rejected=section["rejected"],
+        report=settings.report,
+        out=settings.out,
+        rejected=settings.rejected,
         set_aside_schema=SET_ASIDE_SCHEMA,
     ) as run:
-        in_domain = read_frame(section["input"], "in-domain input")
-        candidates = read_candidates(section["candidates"])
-        annotated = read_frame(
-            section["annotated"], "annotated tasks file", hint="run 'rucola annotate merge' first"
+        rows = read_frame(in_domain, "in-domain input")
+        every = read_candidates(candidates)
+        tasks = read_frame(
+            annotated, "annotated tasks file", hint="run 'rucola annotate merge' first"
         )
-        combined, rejected, counts = merge_into_corpus(in_domain, candidates, annotated)
-        run.count_read(counts.pop("read"))
-        for key in ("kept", "set_aside"):  # counted again by the run, which checks the sums
-            counts.pop(key)
-        table = pa.Table.from_pandas(rejected, preserve_index=False)
-        run.set_aside(table, table["reason"].to_pylist(), table["detail"].to_pylist())
+        combined, counts = merge_into_corpus(rows, every, tasks, run)
         return run.finish(combined, output_schema(combined), **counts)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -27,8 +27,8 @@ from rucola.annotation import label_studio as ls
 from rucola.annotation import toloka as tl
 from rucola.annotation.answers import read_stage1
 from rucola.annotation.categories import ERROR_TYPES
-from rucola.annotation.merge import merge_votes, task_reason
-from rucola.annotation.pools import read_tasks, task_pools
+from rucola.annotation.merge import merge_options, merge_votes, task_reason
+from rucola.annotation.pools import Pools, read_tasks
 from rucola.annotation.votes import (
     LONG_STAGE1,
     STAGE1_FIELD,
@@ -40,6 +40,9 @@ from rucola.errors import RucolaError
 from rucola.io import stable_hash, write_json, write_text
 from rucola.params import optional_path
 from rucola.stage import StageRun
+
+if TYPE_CHECKING:
+    from rucola.settings import Annotate
 
 STAGE = "annotate_export"
 
@@ -254,32 +257,13 @@ def stage2_tasks(annotated: pd.DataFrame) -> pd.DataFrame:
     return chosen[["id", "sentence"]].sort_values("id", kind="stable").reset_index(drop=True)
 
 
-def _stage2_pool(
-    section: dict[str, Any],
-    run: StageRun,
-    *,
-    candidates: str | Path | None,
-    stage1: Sequence[str | Path],
-    votes: Sequence[str | Path],
-    method: str | None,
-    output_field: str | None,
-) -> pd.DataFrame:
+def _stage2_pool(settings: Annotate, run: StageRun, pools: Pools) -> pd.DataFrame:
     """The stage-2 tasks from the stage-1 answers; every stage-1 task counted."""
     votes1 = read_stage1(
-        stage1,
-        votes,
-        output_field or section["output_field"],
-        columns=section.get("vote_columns"),
+        settings.stage1, settings.votes, settings.output_field, columns=settings.vote_columns
     )
     result = merge_votes(
-        votes1,
-        None,
-        method=method or section["method"],
-        min_votes=int(section["min_votes"]),
-        min_control_accuracy=float(section["min_control_accuracy"]),
-        min_page_seconds=section["min_page_seconds"],
-        repeated_votes=section.get("repeated_votes", "error"),
-        pools=task_pools(section, candidates),
+        votes1, None, method=settings.method, pools=pools, **merge_options(settings)
     )
     tasks = stage2_tasks(result.tasks)
     run.count_read(len(result.tasks))
@@ -295,7 +279,7 @@ def _stage2_pool(
         ],
     )
     if tasks["sentence"].isna().any():
-        known = read_tasks(candidates or section["candidates"]).set_index("id")["sentence"]
+        known = read_tasks(pools.candidates).set_index("id")["sentence"]
         tasks["sentence"] = tasks["sentence"].fillna(tasks["id"].map(known))
     unknown = tasks["sentence"].isna()
     if unknown.any():
@@ -306,58 +290,36 @@ def _stage2_pool(
     return tasks
 
 
-def run_export(
-    section: dict[str, Any],
-    stage: int = 1,
-    *,
-    out_dir: str | Path | None = None,
-    candidates: str | Path | None = None,
-    controls: str | Path | None = None,
-    stage1: Sequence[str | Path] | None = None,
-    votes: Sequence[str | Path] | None = None,
-    method: str | None = None,
-    output_field: str | None = None,
-) -> dict[str, Any]:
-    """``rucola annotate export``: options left out default to the ``annotate`` params.
+def run_export(settings: Annotate, stage: int, pools: Pools) -> dict[str, Any]:
+    """``rucola annotate export``: a pool for ``stage`` into ``settings.export_dir``.
 
-    Stage 1: every candidate (``read`` = candidates, all ``kept``). Stage 2: the sentences
-    the stage-1 answers judge unacceptable (``read`` = stage-1 tasks; the others set aside
+    Stage 1: every candidate of today's pool (``pools.candidates``; ``read`` = candidates,
+    all ``kept``). Stage 2: the sentences the stage-1 answers (``settings.stage1`` and
+    ``settings.votes``) judge unacceptable (``read`` = stage-1 tasks; the others set aside
     as ``acceptable_at_stage1``, ``pending:<why>`` or ``set_aside:not_in_pool``, a task
-    outside today's pool: ``annotation.pools``). ``stage1``/``votes`` given replace
-    the params' answers as a whole. Returns the manifest, which names the golden set used
-    (``golden_set``, null without one). The pool, its Label Studio twin (tasks and config)
-    and the manifest appear together."""
-    golden_path = control_path(controls or section["controls"])
+    outside today's pool: ``annotation.pools``). Returns the manifest, which names the
+    golden set used (``golden_set``, null without one). The pool, its Label Studio twin
+    (tasks and config) and the manifest appear together."""
+    golden_path = control_path(settings.controls)
     golden = read_controls(golden_path)
-    out_dir = out_dir or section["export_dir"]
+    out_dir = settings.export_dir
     tsv, tasks_json, config, manifest_path = pool_files(out_dir, stage)
     with StageRun(STAGE, report=manifest_path, outputs=[tsv, tasks_json, config]) as run:
         if stage == 1:
-            tasks = read_tasks(candidates or section["candidates"])
+            tasks = read_tasks(pools.candidates)
             run.count_read(len(tasks))
         else:
-            answers = (list(stage1 or []), list(votes or []))
-            if not any(answers):
-                answers = (list(section["stage1"] or []), list(section["votes"] or []))
-            tasks = _stage2_pool(
-                section,
-                run,
-                candidates=candidates,
-                stage1=answers[0],
-                votes=answers[1],
-                method=method,
-                output_field=output_field,
-            )
+            tasks = _stage2_pool(settings, run, pools)
         run.count_kept(len(tasks))
         manifest = export_pool(
             stage,
             tasks,
             golden,
             out_dir,
-            page_size=int(section["page_size"]),
+            page_size=settings.page_size,
             # No golden set named (annotate.controls: []): pages without control tasks.
-            controls_per_page=int(section["controls_per_page"]) if golden_path else 0,
-            seed=int(section["seed"]),
+            controls_per_page=settings.controls_per_page if golden_path else 0,
+            seed=settings.seed,
             run=run,
         )
         return run.finish(**manifest, golden_set=str(golden_path) if golden_path else None)

@@ -23,9 +23,7 @@ round and ``annotate corpus`` need them. Votes are counted apart, per stage, in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
@@ -44,17 +42,26 @@ from rucola.annotation.report import build_report, write_agreement_plot, write_w
 from rucola.annotation.result import MergeResult, status_counts
 from rucola.annotation.votes import (
     ACCEPTABLE_LABEL,
-    STAGE1_FIELD,
     UNACCEPTABLE_LABEL,
 )
 from rucola.corpus import schema
 from rucola.io import write_parquet
 from rucola.stage import StageRun
 
+if TYPE_CHECKING:
+    from rucola.settings import Annotate, RepeatedVotes
+
 STAGE = "annotate_merge"
 # A stage-1 vote as the release spells it.
 ANSWERS = {ACCEPTABLE_LABEL: "acceptable", UNACCEPTABLE_LABEL: "unacceptable"}
-__all__ = ["ANNOTATED_SCHEMA", "MergeResult", "merge_votes", "run_merge", "status_counts"]
+__all__ = [
+    "ANNOTATED_SCHEMA",
+    "MergeResult",
+    "merge_options",
+    "merge_votes",
+    "run_merge",
+    "status_counts",
+]
 
 ANNOTATED_SCHEMA = pa.schema(
     [
@@ -99,7 +106,7 @@ def merge_votes(
     min_votes: int,
     min_control_accuracy: float,
     min_page_seconds: float | None,
-    repeated_votes: str = "error",
+    repeated_votes: RepeatedVotes = "error",
     pools: Pools | None = None,
 ) -> MergeResult:
     """Clean, aggregate stage 1, aggregate stage 2 over the stage-1 unacceptable tasks.
@@ -190,50 +197,41 @@ def kept_votes(result: MergeResult) -> pd.DataFrame:
     )
 
 
-def run_merge(
-    params: dict[str, Any],
-    *,
-    stage1: Sequence[str | Path],
-    stage2: Sequence[str | Path],
-    votes: Sequence[str | Path],
-    method: str,
-    output_field: str = STAGE1_FIELD,
-    out: str | Path,
-    report: str | Path,
-    workers: str | Path,
-    plot: str | Path,
-    plot_png: str | Path,
-    votes_out: str | Path | None = None,
-    pools: Pools | None = None,
-) -> dict[str, Any]:
-    """Read, merge, then write everything at once; returns the report.
+def merge_options(settings: Annotate) -> dict[str, Any]:
+    """The ``annotate`` params :func:`merge_votes` takes, beside the method."""
+    return {
+        "min_votes": settings.min_votes,
+        "min_control_accuracy": settings.min_control_accuracy,
+        "min_page_seconds": settings.min_page_seconds,
+        "repeated_votes": settings.repeated_votes,
+    }
+
+
+def run_merge(settings: Annotate, pools: Pools | None = None) -> dict[str, Any]:
+    """Read the answers ``settings`` name, merge them, then write everything at once (the
+    annotated table ``out``, the ``report``, ``workers``, the agreement ``plot`` and
+    ``plot_png``, the kept votes ``votes_out``); returns the report.
 
     Params that name no answers at all give an empty round (no rows, a report that says
     so); a file or folder that is named but holds no answer is an error. ``pools``: today's
     pool and every pool the answers are checked against (``annotation.pools``)."""
-    check_method(method)
-    columns = params.get("vote_columns")
-    votes1 = read_stage1(stage1, votes, output_field, columns=columns)
-    votes2 = read_stage2(stage2) if stage2 else None
-    result = merge_votes(
-        votes1,
-        votes2,
-        method=method,
-        min_votes=int(params["min_votes"]),
-        min_control_accuracy=float(params["min_control_accuracy"]),
-        min_page_seconds=params.get("min_page_seconds"),
-        repeated_votes=params.get("repeated_votes", "error"),
-        pools=pools,
+    votes1 = read_stage1(
+        settings.stage1, settings.votes, settings.output_field, columns=settings.vote_columns
     )
-    data = build_report(result, params)
+    votes2 = read_stage2(settings.stage2) if settings.stage2 else None
+    result = merge_votes(
+        votes1, votes2, method=settings.method, pools=pools, **merge_options(settings)
+    )
+    data = build_report(result, settings)
     data["pools"] = pools.report() if pools is not None else {"checked": False}
     data["inputs"] = {
         "stage1": sorted({str(s) for s in votes1["source"]}),
         "stage2": sorted({str(s) for s in votes2["source"]}) if votes2 is not None else [],
     }
     tasks = result.tasks
-    outputs = [workers, plot, plot_png, *([votes_out] if votes_out else [])]
-    with StageRun(STAGE, report=report, out=out, outputs=outputs) as run:
+    out, votes_out = settings.out, settings.votes_out
+    outputs = [settings.workers, settings.plot, settings.plot_png, votes_out]
+    with StageRun(STAGE, report=settings.report, out=out, outputs=outputs) as run:
         run.count_read(len(tasks))
         labelled = tasks["status"] == LABELLED
         run.count_kept(int(labelled.sum()))
@@ -248,8 +246,7 @@ def run_merge(
             [task_reason(s, r) for s, r in zip(others["status"], others["reason"], strict=True)],
         )
         write_parquet(tasks, run.path(out), ANNOTATED_SCHEMA)
-        write_workers(result, run.path(workers))
-        if votes_out:
-            write_parquet(kept_votes(result), run.path(votes_out), schema.VOTES_SCHEMA)
-        write_agreement_plot(data, run.path(plot), run.path(plot_png))
+        write_workers(result, run.path(settings.workers))
+        write_parquet(kept_votes(result), run.path(votes_out), schema.VOTES_SCHEMA)
+        write_agreement_plot(data, run.path(settings.plot), run.path(settings.plot_png))
         return run.finish(**data)

@@ -3,10 +3,10 @@
 Answers are paid for, and the pool they were given on need not be today's: a change of the
 screening thresholds (``screen.*``) moves candidates into or out of today's pool. So:
 
-- today's pool is ``annotate.candidates``, what ``annotate export`` sends out now (the
-  screened candidates);
-- every exported pool was drawn from ``annotate.all_candidates``, the candidates before
-  screening (``generate.merge.out``). A candidate id is a stable hash of its sentence,
+- today's pool is ``screen.out``, what ``annotate export`` sends out now (the screened
+  candidates);
+- every exported pool was drawn from ``generate.merge.out``, the candidates before
+  screening. A candidate id is a stable hash of its sentence,
   generator and source sentence, so one sentence keeps its id in every round, and an
   answer names the same candidate whatever the screening was when it was given.
 
@@ -21,11 +21,11 @@ task that is not a control is then
   (answers of another project, or an id edited by hand).
 
 A control task (one with a golden answer) is never checked: it carries its own answer and
-may have left the golden set since. ``all_candidates`` is read only when some task is
-outside today's pool.
+may have left the golden set since. Every candidate is read only when some task is outside
+today's pool.
 
 Outside the pipeline (a rehearsal on simulated answers, a published vote table merged on
-its own) ``annotate.candidates`` may not exist: then no answer is checked against a pool,
+its own) ``screen.out`` may not exist: then no answer is checked against a pool,
 and the report says so (``pools.checked``: false). In the pipeline it always exists:
 ``annotate_merge`` depends on both files.
 """
@@ -33,7 +33,7 @@ and the report says so (``pools.checked``: false). In the pipeline it always exi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -42,6 +42,9 @@ from rucola.annotation import toloka as tl
 from rucola.annotation.votes import has_suffix
 from rucola.errors import RucolaError
 from rucola.stage import read_frame
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 NOT_IN_POOL = "not_in_pool"
 NEVER_EXPORTED = "task was never exported"
@@ -79,8 +82,8 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
 
 
 class Pools:
-    """Today's pool (``candidates``) and every pool (``all_candidates``), each read once,
-    when first needed."""
+    """Today's pool (``candidates``, ``screen.out``) and every pool (``all_candidates``,
+    ``generate.merge.out``), each read once, when first needed."""
 
     def __init__(self, candidates: str | Path, all_candidates: str | Path) -> None:
         self.candidates = Path(candidates)
@@ -102,10 +105,10 @@ class Pools:
         if self._every is None:
             if not self.all_candidates.exists():
                 raise RucolaError(
-                    "no such file or folder (annotate.all_candidates)",
+                    "no such file or folder (generate.merge.out)",
                     self.all_candidates,
-                    hint="every candidate generated (generate.merge.out): an answered task "
-                    "outside today's pool is looked up there",
+                    hint="every candidate generated: an answered task outside today's pool "
+                    "is looked up there",
                 )
             self._every = frozenset(read_tasks(self.all_candidates)["id"]) | self.today()
         return self._every
@@ -131,8 +134,8 @@ class Pools:
                     f"task {str(row['task'])!r}: {NEVER_EXPORTED}",
                     str(row["source"]),
                     line if line > 0 else None,
-                    hint=f"in no pool: neither {self.candidates} (annotate.candidates) nor "
-                    f"{self.all_candidates} (annotate.all_candidates); another project's answers?",
+                    hint=f"in no pool: neither {self.candidates} (screen.out) nor "
+                    f"{self.all_candidates} (generate.merge.out); another project's answers?",
                 )
         return away
 
@@ -145,6 +148,7 @@ class Pools:
         }
 
 
-def task_pools(section: dict[str, Any], candidates: str | Path | None = None) -> Pools:
-    """The pools of the ``annotate`` params section (``candidates`` replaces today's)."""
-    return Pools(candidates or section["candidates"], section["all_candidates"])
+def task_pools(params: Params, candidates: str | Path | None = None) -> Pools:
+    """The pools the params name: today's is what ``screen`` writes (``candidates`` given
+    replaces it), every pool what ``merge-candidates`` writes."""
+    return Pools(candidates or params.screen.out, params.generate.merge.out)

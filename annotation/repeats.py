@@ -19,8 +19,6 @@ answer then only feeds the worker's control accuracy.
 
 from __future__ import annotations
 
-from typing import get_args
-
 import numpy as np
 import pandas as pd
 
@@ -30,23 +28,18 @@ from rucola.settings import RepeatedVotes
 
 REPEATED_VOTE = "repeated_vote"
 CONFLICTING_VOTE = "conflicting_vote"
-POLICIES = get_args(RepeatedVotes)
 
 
 def _place(row: pd.Series) -> str:
     return str(row["origin"])
 
 
-def repeat_fates(votes: pd.DataFrame, policy: str = "error") -> np.ndarray:
+def repeat_fates(votes: pd.DataFrame, policy: RepeatedVotes = "error") -> np.ndarray:
     """Per vote: ``repeated_vote``, ``conflicting_vote`` or None (not a repeat).
 
     Raises ``RucolaError`` naming the later row and the earlier one when answers conflict
-    and ``policy`` is ``error``."""
-    if policy not in POLICIES:
-        raise RucolaError(
-            f"annotate.repeated_votes: unknown policy {policy!r}",
-            hint=f"one of {', '.join(POLICIES)}",
-        )
+    and ``policy`` is ``error``. ``policy`` is one of the schema's (``annotate.repeated_votes``
+    is checked when params are read, ``--repeated-votes`` like it)."""
     fates = np.full(len(votes), None, dtype=object)
     if votes.empty:
         return fates

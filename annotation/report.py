@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -22,6 +22,9 @@ from rucola.annotation.cleaning import USED, WORKER_COLUMNS, Cleaned
 from rucola.annotation.result import MergeResult, status_counts
 from rucola.annotation.votes import NO_VIOLATION
 from rucola.io import atomic_path, write_text
+
+if TYPE_CHECKING:
+    from rucola.settings import Annotate
 
 WORKER_TABLE_COLUMNS = [
     "stage",
@@ -93,9 +96,10 @@ def has_answers(result: MergeResult) -> bool:
     return any(len(cleaned.votes) for cleaned in stages)
 
 
-def build_report(result: MergeResult, params: dict[str, Any]) -> dict[str, Any]:
+def build_report(result: MergeResult, settings: Annotate) -> dict[str, Any]:
     """The report; ``has_answers`` is false (and every count zero) when no answers were
-    read, e.g. when params name none: the card then has no annotation section."""
+    read, e.g. when params name none: the dataset card (``release.card``) then has no
+    annotation section."""
     tasks = result.tasks
     answers1, categories1, answers2, categories2 = stage_answers(result)
     used1 = result.stage1.used
@@ -105,7 +109,8 @@ def build_report(result: MergeResult, params: dict[str, Any]) -> dict[str, Any]:
         "has_answers": has_answers(result),
         "method": result.method,
         "params": {
-            k: params.get(k) for k in ("min_votes", "min_control_accuracy", "min_page_seconds")
+            k: getattr(settings, k)
+            for k in ("min_votes", "min_control_accuracy", "min_page_seconds")
         },
         "votes": {"stage1": result.stage1.counts()},
         "tasks": {

@@ -1,4 +1,4 @@
-"""Reading and writing the Toloka TSV layout (contract §5), generically.
+"""Reading and writing the Toloka TSV layout (task and result files), generically.
 
 Exports quote cells that hold tabs, quotes or line breaks, so a cell can span several
 physical lines; a real TSV reader is needed, and error messages must name the physical line

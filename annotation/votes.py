@@ -1,6 +1,7 @@
 """Every answer source normalised to one long table of votes.
 
-Whatever the source (a Toloka export, the generic ``task,worker,label`` CSV), a vote
+Whatever the source (a Toloka export here, the generic ``task,worker,label`` table in
+``long_table``, a Label Studio export in ``label_studio``), a vote
 becomes one row: ``task``, ``sentence``, ``worker``, ``label``, ``golden``, ``assignment``,
 ``status``, ``started``, ``submitted``, ``seconds``, ``source``, ``line``, ``origin``.
 Labels are strings in one vocabulary per stage, so that cleaning and control accuracy can
@@ -19,7 +20,7 @@ not malformed: ``repeats`` decides which answer counts, in cleaning.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -105,7 +106,7 @@ def require_rows(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
     return frame
 
 
-def _map_answer(
+def map_answer(
     value: str, vocabulary: dict[str, str], column: str, path: str | Path, line: int
 ) -> str:
     key = normalise_token(value)
@@ -152,7 +153,7 @@ def _timestamps(frame: pd.DataFrame, column: str | None, path: str | Path) -> pd
     return parsed
 
 
-def _assemble(
+def assemble(
     frame: pd.DataFrame,
     path: str | Path,
     *,
@@ -236,10 +237,10 @@ def stage1_from_toloka(
     for i, (value, line) in enumerate(zip(frame[out_col], frame[tl.LINE], strict=True)):
         line = int(line)
         labels.append(
-            _map_answer(value, TOLOKA_STAGE1, out_col, path, line) if answered.iat[i] else None
+            map_answer(value, TOLOKA_STAGE1, out_col, path, line) if answered.iat[i] else None
         )
         gold = frame[gold_col].iat[i].strip() if has_gold else ""
-        goldens.append(_map_answer(gold, TOLOKA_STAGE1, gold_col, path, line) if gold else None)
+        goldens.append(map_answer(gold, TOLOKA_STAGE1, gold_col, path, line) if gold else None)
     return _assemble_toloka(frame, path, task, labels, goldens)
 
 
@@ -251,7 +252,7 @@ def _assemble_toloka(
     goldens: list[str | None],
 ) -> pd.DataFrame:
     """The long table from a Toloka export's assignment columns (both stages)."""
-    return _assemble(
+    return assemble(
         frame,
         path,
         task=task,
@@ -316,132 +317,6 @@ def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
             _stage2_label(row, "GOLDEN:", gold_fields, path, line) if is_control else None
         )
     return _assemble_toloka(frame, path, task, labels, goldens)
-
-
-# The long table's columns, as ``annotate.vote_columns`` names them by default.
-LONG_COLUMNS = {
-    "task": "task",
-    "worker": "worker",
-    "label": "label",
-    "golden": "golden",
-    "sentence": "sentence",
-}
-VOTE_NUMBER = "_vote"  # a vote's position in a row that lists several (1-based)
-
-
-def _canonical_columns(
-    frame: pd.DataFrame, columns: Mapping[str, str | None], path: str | Path
-) -> pd.DataFrame:
-    """Rename the file's columns (matched in any case) to ours: ``task``, ``worker``..."""
-    renames = {}
-    for ours in LONG_COLUMNS:
-        theirs = str(columns.get(ours) or ours).strip().lower()
-        if theirs != ours and theirs in frame.columns:
-            if ours in frame.columns:
-                raise RucolaError(
-                    f"column {ours!r} is there, and annotate.vote_columns.{ours} names "
-                    f"{theirs!r} too",
-                    path,
-                    1,
-                    hint=f"rename one, or set annotate.vote_columns.{ours}: {ours}",
-                )
-            renames[theirs] = ours
-    frame = frame.rename(columns=renames)
-    missing = [c for c in ("task", "worker", "label") if c not in frame.columns]
-    if missing:
-        wanted = ", ".join(str(columns.get(c) or c) for c in missing)
-        present = ", ".join(c for c in frame.columns if c != tl.LINE)
-        raise RucolaError(
-            f"missing column(s) {wanted}",
-            path,
-            1,
-            hint=f"the header has {present}; annotate.vote_columns maps the names",
-        )
-    return frame
-
-
-def _split_votes(frame: pd.DataFrame, separator: str | None, path: str | Path) -> pd.DataFrame:
-    """One row per vote: a row whose worker cell lists several workers (``a,b,c``) and
-    whose label cell lists as many answers (``1,0,1``) becomes that many rows, in order."""
-    frame[VOTE_NUMBER] = 1
-    if not separator or not frame["worker"].str.contains(separator, regex=False).any():
-        return frame
-    workers = frame["worker"].str.split(separator, regex=False)
-    labels = frame["label"].str.split(separator, regex=False)
-    for i, (who, what) in enumerate(zip(workers, labels, strict=True)):
-        if len(who) != len(what):
-            raise RucolaError(
-                f"{len(what)} answer(s) for {len(who)} worker(s): {frame['label'].iat[i]!r} "
-                f"by {frame['worker'].iat[i]!r}",
-                path,
-                int(frame[tl.LINE].iat[i]),
-                hint="a row listing several votes needs one answer per worker, in order",
-            )
-    frame = frame.assign(
-        worker=workers,
-        label=labels,
-        **{VOTE_NUMBER: [list(range(1, len(w) + 1)) for w in workers]},
-    )
-    return frame.explode(["worker", "label", VOTE_NUMBER], ignore_index=True)
-
-
-def read_long(path: str | Path, columns: Mapping[str, str | None] | None = None) -> pd.DataFrame:
-    """Stage-1 votes from the generic long table ``task,worker,label[,golden]``.
-
-    Optional columns: ``sentence``, ``assignment``, ``status``, ``started``, ``submitted``.
-    Comma-separated, or tab-separated when the file ends in ``.tsv``. ``columns``
-    (``annotate.vote_columns``) names the file's own columns for ours, so a published table
-    is read as it comes; with its ``separator``, a row may list several votes (ItaCoLA:
-    ``1,1,0`` by ``vj6buGww,HQ8yy7gw,OeynLncz``), each then its own vote with its own
-    assignment (``FILE:LINE#N``).
-    """
-    columns = {**LONG_COLUMNS, "separator": ",", **(columns or {})}
-    frame = tl.read_table(path, "\t" if has_suffix(path, ".tsv") else ",")
-    frame.columns = [c if c == tl.LINE else c.strip().lower() for c in frame.columns]
-    frame = _canonical_columns(frame, columns, path)
-    require_rows(frame, path)
-    frame = _split_votes(frame, columns.get("separator"), path)
-    several = frame.groupby(tl.LINE)[VOTE_NUMBER].transform("size") > 1
-    source = str(path)
-    if several.any():
-        base = (
-            frame["assignment"].str.strip()
-            if "assignment" in frame.columns
-            else source + ":" + frame[tl.LINE].astype(str)
-        )
-        frame["assignment"] = base.where(~several, base + "#" + frame[VOTE_NUMBER].astype(str))
-    optional = {c: c if c in frame.columns else None for c in ("assignment", "status")}
-    answered = (
-        frame["status"].str.strip().str.upper().replace("", "ACCEPTED").isin(tl.ANSWERED_STATUSES)
-        if optional["status"]
-        else pd.Series(True, index=frame.index)
-    )
-    labels: list[str | None] = []
-    goldens: list[str | None] = []
-    for i, (value, line) in enumerate(zip(frame["label"], frame[tl.LINE], strict=True)):
-        line = int(line)
-        labels.append(
-            _map_answer(value, LONG_STAGE1, "label", path, line) if answered.iat[i] else None
-        )
-        gold = frame["golden"].iat[i].strip() if "golden" in frame.columns else ""
-        goldens.append(_map_answer(gold, LONG_STAGE1, "golden", path, line) if gold else None)
-    votes = _assemble(
-        frame,
-        path,
-        task="task",
-        worker="worker",
-        labels=labels,
-        goldens=goldens,
-        sentence="sentence" if "sentence" in frame.columns else None,
-        assignment=optional["assignment"],
-        status=optional["status"],
-        started="started" if "started" in frame.columns else None,
-        submitted="submitted" if "submitted" in frame.columns else None,
-    )
-    votes["origin"] = votes["origin"].where(
-        ~several.to_numpy(), votes["origin"] + " (vote " + frame[VOTE_NUMBER].astype(str) + ")"
-    )
-    return votes
 
 
 def empty_votes() -> pd.DataFrame:

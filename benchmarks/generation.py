@@ -147,27 +147,24 @@ def run_one(way: str, model_dir: Path, n: int, new_tokens: int, cache: Path) -> 
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
     from rucola.generation.models import resolve_model
+    from rucola.settings import Decoding, Generator
 
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     texts = make_inputs(tokenizer, n)
     cuda = torch.cuda.is_available()
     device = "cuda" if cuda else "cpu"
-    decoding = {
-        "strategy": "beam",
-        "num_beams": 4,
-        "top_p": 0.9,
-        "top_k": 0,
-        "temperature": 1.0,
-        "num_return_sequences": 1,
-        "max_new_tokens": new_tokens,
-        "min_new_tokens": new_tokens,
-    }
-    settings = {
-        "decoding": decoding,
-        "device": device,
-        "dtype": "auto",
-        "max_batch_tokens": 96_000 if cuda else 6_000,
-    }
+    decoding = Decoding(
+        strategy="beam", num_beams=4, max_new_tokens=new_tokens, min_new_tokens=new_tokens
+    )
+    # the transformers or ctranslate2 way: a generator as params would hold it
+    settings = Generator(
+        method="translation",
+        backend="ctranslate2" if way == "ctranslate2" else "transformers",
+        decoding=decoding,
+        device=device,
+        dtype="auto",
+        max_batch_tokens=96_000 if cuda else 6_000,
+    )
     model = resolve_model(str(model_dir), "bench", "en", "ru")
     with GpuPeak() as gpu:
         if way == "naive":
@@ -190,7 +187,7 @@ def run_one(way: str, model_dir: Path, n: int, new_tokens: int, cache: Path) -> 
         else:
             from rucola.generation.backends import load_backend
 
-            backend = load_backend(way, model, "en", "ru", settings, str(cache))
+            backend = load_backend(settings, model, "en", "ru", str(cache), "bench")
 
             def translate(batch_texts: list[str]) -> list[str]:
                 return [o[0] for o in backend.generate(batch_texts, 0)]
@@ -237,7 +234,8 @@ def main() -> None:
     build_model(model_dir)
     env = dict(os.environ)
     if not torch.cuda.is_available():
-        # glibc returns big logits buffers to the OS after every step otherwise (see notes).
+        # glibc otherwise returns the big logits buffers to the OS after every decoding
+        # step and maps them again on the next, which the CPU timings would measure.
         env.update(
             MALLOC_MMAP_MAX_="0",
             MALLOC_TRIM_THRESHOLD_="4294967296",

@@ -80,25 +80,25 @@ def bench_filter(tmp: Path) -> None:
     from rucola.corpus.extract import extract
     from rucola.corpus.filters.stage import run_filter
     from rucola.corpus.measure import measure
-    from rucola.params import DEFAULTS
+    from rucola.settings import Extract, ExtractSource, Filter, Frequency
 
-    params = dict(DEFAULTS["extract"])
+    settings = Extract(
+        out=str(tmp / "x.parquet"), rejected=str(tmp / "xr.parquet"), report=str(tmp / "x.json")
+    )
     sources = [
-        {"path": str(shared_path / "rucola" / f), "type": "rucola_csv"}
+        ExtractSource(path=str(shared_path / "rucola" / f), type="rucola_csv")
         for f in ("in_domain_train.csv", "in_domain_dev.csv")
     ]
     start = time.perf_counter()
-    summary = extract(sources, params, tmp / "x.parquet", tmp / "xr.parquet", tmp / "x.json")
+    summary = extract(settings, sources)
     extract_s = time.perf_counter() - start
     n = summary["kept"]
     for source in ("rnc", "wordfreq"):
-        frequency = {"source": source, "path": str(shared_path / "rnc/freqrnc2011.tsv")}
+        frequency = Frequency(source=source, path=[str(shared_path / "rnc/freqrnc2011.tsv")])
         start = time.perf_counter()
         measure(tmp / "x.parquet", tmp / "m.parquet", frequency, progress=False)
         measure_s = time.perf_counter() - start
-        filter_params = dict(
-            DEFAULTS["filter"],
-            input=str(tmp / "m.parquet"),
+        filter_settings = Filter(
             out=str(tmp / "f.parquet"),
             rejected=str(tmp / "fr.parquet"),
             report=str(tmp / "f.json"),
@@ -106,7 +106,7 @@ def bench_filter(tmp: Path) -> None:
             plot_png=str(tmp / "p.png"),
         )
         start = time.perf_counter()
-        run_filter(filter_params)
+        run_filter(filter_settings, tmp / "m.parquet")
         filter_s = time.perf_counter() - start
         print(
             f"published RuCoLA in-domain ({n} sentences), {source}: measure "
@@ -280,21 +280,18 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
     import resource
 
     from rucola.corpus.extract import extract
-    from rucola.params import DEFAULTS
+    from rucola.settings import Extract, ExtractSource
 
+    settings = Extract(
+        out=str(tmp / "l.parquet"), rejected=str(tmp / "lr.parquet"), report=str(tmp / "l.json")
+    )
     corpora = [("synthetic, 3 annotators", tmp / "learner.m2")]
     _synthetic_m2(corpora[0][1], sentences)
     if os.environ.get("RUCOLA_M2_CORPUS"):
         corpora.append(("RUCOLA_M2_CORPUS", Path(os.environ["RUCOLA_M2_CORPUS"])))
     for name, path in corpora:
         start = time.perf_counter()
-        summary = extract(
-            [{"path": str(path), "type": "m2"}],
-            dict(DEFAULTS["extract"]),
-            tmp / "l.parquet",
-            tmp / "lr.parquet",
-            tmp / "l.json",
-        )
+        summary = extract(settings, [ExtractSource(path=str(path), type="m2")])
         seconds = time.perf_counter() - start
         learner = summary["learner"]
         print(

@@ -111,13 +111,18 @@ def run_size(n: int, work: Path) -> dict:
         "report": str(work / f"screen-{n}.json"),
         "plot": str(work / f"plot-{n}.csv"),
         "plot_png": str(work / f"plot-{n}.png"),
-        "reference": [],  # no in-domain set ranks first
     }
+    # screen's reference is always extract.out: here an empty one, no in-domain set first
+    reference = work / "in_domain.parquet"
+    pq.write_table(pa.table({"sentence": pa.array([], pa.string())}), reference)
+    extract = {"out": str(reference)}
     full = work / "full.yaml"
-    full.write_text(yaml.safe_dump({"screen": screen}))
+    full.write_text(yaml.safe_dump({"screen": screen, "extract": extract}))
     thresholds = work / "thresholds.yaml"
     thresholds.write_text(
-        yaml.safe_dump({"screen": {**screen, "near_duplicates": {"enabled": False}}})
+        yaml.safe_dump(
+            {"screen": {**screen, "near_duplicates": {"enabled": False}}, "extract": extract}
+        )
     )
     rucola = str(Path(sys.executable).parent / "rucola")
     measure_s, measure_peak = timed(

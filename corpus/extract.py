@@ -8,45 +8,52 @@ as rows; see ``rucola.stage``). A sentence holding a control or other non-printi
 when the text is kept as read (``extract.normalize: false``): such a character is never part
 of a sentence.
 
-Reasons a row is set aside: ``control_character``, ``non_printing_character``, ``empty``,
-``unknown_mark`` (with ``extract.unknown_mark: reject``), ``excluded_mark``,
-``error_type_on_acceptable`` (a category given on the row itself while no variant of the
-example is unacceptable: ``!!`` is no judgment mark, so ``!!Мальчик читают книгу.`` with
-``Morphology`` would otherwise become an acceptable row and lose its category without a
-word; a list's ``# error_type:`` directive names the category of its section's unacceptable
-examples and is no contradiction on an acceptable one), ``artefact:<kind>`` (with
-``extract.artefacts: reject``), ``duplicate`` and ``conflicting_labels``; from M2 learner
-corpora also ``annotators_disagree``, ``overlapping_edits`` and ``unknown_edit_type``
-(``corpus.learner``, which turns a sentence's edits into minimal pairs). A source file
-that yields no example at all (a header-only sheet, a list of comments) is an error.
+Reasons a row is set aside, in the order the rules of ``corpus.extract_rules`` apply them:
+the reader's own (from M2 learner corpora ``annotators_disagree``, ``overlapping_edits``
+and ``unknown_edit_type``: ``corpus.learner`` turns a sentence's edits into minimal
+pairs), ``control_character`` / ``non_printing_character``, ``empty``, ``unknown_mark``
+(with ``extract.unknown_mark: reject``), ``excluded_mark``, ``empty``,
+``error_type_on_acceptable``, ``artefact:<kind>`` (with ``extract.artefacts: reject``);
+then, over all kept rows (``corpus.dedup.exact_duplicates``), ``duplicate`` and
+``conflicting_labels``. A source file that yields no example at all (a header-only sheet,
+a list of comments) is an error.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
-from rucola.corpus.artefacts import detect
-from rucola.corpus.dedup import sentence_key
+from rucola.corpus.dedup import exact_duplicates, sentence_key
+from rucola.corpus.extract_rules import (
+    EXAMPLE_RULES,
+    Artefacts,
+    EmptyText,
+    Text,
+    Variant,
+    variant_rules,
+)
 from rucola.corpus.homoglyphs import fix_homoglyphs
 from rucola.corpus.learner import MinimalPairs, read_pairs
 from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, UNACCEPTABLE, MarkMap, split_leading_mark
-from rucola.corpus.normalize import normalize_text, repaired_characters, text_fault
+from rucola.corpus.normalize import normalize_text, repaired_characters
 from rucola.corpus.sources import RawExample, read_source, source_files
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
+from rucola.rules import first_reason
 from rucola.stage import StageRun
 
-ERROR_TYPE_ON_ACCEPTABLE = "error_type_on_acceptable"
+if TYPE_CHECKING:
+    from rucola.settings import Extract, ExtractSource
 
 
 @dataclass
@@ -58,7 +65,6 @@ class _Collector:
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
     normalised: list[str] = field(default_factory=list)
     repaired: Counter[str] = field(default_factory=Counter)  # characters dropped or spaced
-    artefacts: list[dict[str, Any]] = field(default_factory=list)
 
     def reject(
         self,
@@ -87,6 +93,43 @@ class _Collector:
             }
         )
 
+    def keep(
+        self,
+        variant: Variant,
+        label: int | None,
+        group: str,
+        corrections: list[str],
+        require_error_type: bool,
+    ) -> None:
+        """A variant every rule kept: a row of the base schema (its source line aside, in
+        case de-duplication sets it aside after all)."""
+        example, error_type = variant.example, variant.error_type
+        if label == schema.UNACCEPTABLE and error_type is None and require_error_type:
+            raise RucolaError(
+                "unacceptable example without error_type",
+                *_where(example.origin),
+                hint="give error_type (Morphology, Syntax, Semantics) or "
+                "set extract.require_error_type: false",
+            )
+        self.rows.append(
+            {
+                "sentence": variant.sentence,
+                "label": label,
+                "error_type": error_type if label == schema.UNACCEPTABLE else None,
+                "domain": example.domain,
+                "detailed_source": example.source,
+                "mark": variant.mark,
+                "group": group,
+                "origin": example.origin,
+                "provenance": json.dumps(example.provenance, ensure_ascii=False, sort_keys=True),
+                "artefacts": ",".join(variant.artefacts) or None,
+                "published_id": example.published_id,
+                "published_split": example.published_split,
+                "corrections": "; ".join(corrections) or None,
+                "_raw": example.raw,
+            }
+        )
+
 
 def _where(origin: str) -> tuple[str, int | None]:
     path, _, line = origin.rpartition(":")
@@ -94,27 +137,21 @@ def _where(origin: str) -> tuple[str, int | None]:
 
 
 class Extractor:
-    """Interprets marks, expands alternations and validates categories for one run."""
+    """Interprets marks, expands alternations and validates categories for one run; the
+    keep-or-reason checks are the ordered rules of ``corpus.extract_rules``."""
 
-    def __init__(self, params: dict[str, Any]) -> None:
-        self.params = params
-        try:
-            self.marks = MarkMap.from_params(params["marks"])
-        except ValueError as exc:
-            raise RucolaError(str(exc), "params.yaml") from None
-        self.unknown_mark = params["unknown_mark"]
-        self.require_error_type = bool(params["require_error_type"])
-        self.expand_alternations = bool(params["expand_alternations"])
-        self.error_types = {t.lower(): t for t in params["error_types"]}
-        self.fix_homoglyphs = bool(params["fix_homoglyphs"])
-        if params["artefacts"] not in {"reject", "keep"}:
-            raise RucolaError(
-                f"extract.artefacts must be 'reject' or 'keep', not '{params['artefacts']}'",
-                "params.yaml",
-            )
-        self.keep_artefacts = params["artefacts"] == "keep"
-        # false: the text is kept exactly as read (rebuilding a published release as it is)
-        self.normalize = bool(params.get("normalize", True))
+    def __init__(self, settings: Extract) -> None:
+        self.settings = settings
+        self.marks = MarkMap.from_params(settings.marks)
+        self.error_types = {t.lower(): t for t in settings.error_types}
+        self.example_rules = EXAMPLE_RULES
+        self.text_rules = [EmptyText()]
+        self.variant_rules = variant_rules(keep_artefacts=settings.artefacts == "keep")
+
+    @property
+    def artefacts(self) -> list[dict[str, Any]]:
+        """Every variant with extraction artefacts, kept or set aside (for the report)."""
+        return next(r.found for r in self.variant_rules if isinstance(r, Artefacts))
 
     def _error_type(self, example: RawExample) -> str | None:
         if example.error_type is None:
@@ -133,7 +170,7 @@ class Extractor:
 
     def _verdict(self, example: RawExample, mark: str) -> str | None:
         verdict = self.marks.verdict(mark)
-        if verdict is None and self.unknown_mark != "reject":
+        if verdict is None and self.settings.unknown_mark != "reject":
             raise RucolaError(
                 f"unknown judgment mark '{mark}'",
                 *_where(example.origin),
@@ -159,41 +196,35 @@ class Extractor:
             self.marks.verdict(v.mark or mark) == UNACCEPTABLE for v in variants
         )
 
-    def add(self, example: RawExample, out: _Collector) -> None:
-        out.lines_read += 1
-        if example.set_aside is not None:  # the reader's verdict (annotators disagree ...)
-            out.reject(example, example.set_aside, example.text, example.set_aside_detail)
-            return
-        fault = text_fault(example.text)
-        if fault is not None:  # before anything reads the text: no mark, no normalisation
-            out.reject(example, fault[0], example.text, fault[1])
-            return
+    def _text(self, example: RawExample, out: _Collector, corrections: list[str]) -> Text:
+        """The example's mark and text, the text normalised (unless kept as read)."""
         if example.mark is None:
             mark, text = split_leading_mark(example.text)
         else:
             mark, text = example.mark.strip(), example.text
-        corrections: list[str] = []
-        if self.normalize:
+        if self.settings.normalize:
             normalised = normalize_text(text)
             if normalised != text.strip():  # Unicode form, invisible characters or spacing
                 out.normalised.append(example.origin)
                 out.repaired.update(repaired_characters(text))
                 corrections.append("normalised")
             text = normalised
-        if not text.strip():
-            out.reject(example, "empty", mark=mark)
-            return
-        if self.fix_homoglyphs:
+        return Text(example, text, mark)
+
+    def _variants(self, item: Text, out: _Collector, corrections: list[str]) -> list[Variant]:
+        """The sentences the example gives, each with its label (or the mark's reason)."""
+        example, text, mark = item.example, item.text, item.mark
+        if self.settings.fix_homoglyphs:
             text, changes = fix_homoglyphs(text)
             if changes:
                 words = [f"{before}->{after}" for before, after in changes]
                 out.homoglyph_fixes.append({"origin": example.origin, "words": words})
                 corrections.append("homoglyphs: " + ", ".join(words))
         error_type = self._error_type(example)
-        variants = None
-        if example.expand and self.expand_alternations:
-            variants = expand(text)
-        pairs = [(text, "")] if variants is None else [(v.text, v.mark) for v in variants]
+        expanded = None
+        if example.expand and self.settings.expand_alternations:
+            expanded = expand(text)
+        pairs = [(text, "")] if expanded is None else [(v.text, v.mark) for v in expanded]
         out.variants_added += len(pairs) - 1
         judged = [(sentence, own or mark) for sentence, own in pairs]
         labels = [self._judge(example, variant_mark) for _, variant_mark in judged]
@@ -203,82 +234,50 @@ class Extractor:
             error_type is not None
             and not example.error_type_from_section
             and schema.UNACCEPTABLE not in labels
-            and not (variants is None and self._starred_inside(text, mark))
+            and not (expanded is None and self._starred_inside(text, mark))
         )
+        return [
+            Variant(example, sentence, variant_mark, label, error_type, contradicted)
+            for (sentence, variant_mark), label in zip(judged, labels, strict=True)
+        ]
+
+    def add(self, example: RawExample, out: _Collector) -> None:
+        """Keep the example's variants or set them aside, each by the first rule that
+        names a reason (``corpus.extract_rules``, in order)."""
+        out.lines_read += 1
+        found = first_reason(example, self.example_rules)
+        if found is not None:  # before anything reads the text: no mark, no normalisation
+            out.reject(example, found[1].reason, example.text, found[1].detail)
+            return
+        corrections: list[str] = []
+        text = self._text(example, out, corrections)
+        found = first_reason(text, self.text_rules)
+        if found is not None:
+            out.reject(example, found[1].reason, mark=text.mark)
+            return
         group = "g" + stable_hash(example.origin)
-        for (sentence, variant_mark), label in zip(judged, labels, strict=True):
-            if isinstance(label, str):
-                out.reject(example, label, sentence, variant_mark, variant_mark)
+        for variant in self._variants(text, out, corrections):
+            label = variant.label if isinstance(variant.label, int) else None
+            found = first_reason(variant, self.variant_rules)
+            if found is not None:
+                rule, reason = found
+                sentence = variant.sentence if rule.records_text else None
+                out.reject(example, reason.reason, sentence, reason.detail, variant.mark, label)
                 continue
-            if not sentence:
-                out.reject(example, "empty", mark=variant_mark, label=label)
-                continue
-            if contradicted and label == schema.ACCEPTABLE:
-                out.reject(
-                    example, ERROR_TYPE_ON_ACCEPTABLE, sentence, error_type, variant_mark, label
-                )
-                continue
-            kinds = detect(sentence)
-            if kinds:
-                out.artefacts.append(
-                    {
-                        "origin": example.origin,
-                        "kinds": kinds,
-                        "sentence": sentence,
-                        "action": "kept" if self.keep_artefacts else "set_aside",
-                    }
-                )
-                if not self.keep_artefacts:
-                    out.reject(
-                        example,
-                        f"artefact:{kinds[0]}",
-                        sentence,
-                        ",".join(kinds),
-                        variant_mark,
-                        label,
-                    )
-                    continue
-            if label == schema.UNACCEPTABLE and error_type is None and self.require_error_type:
-                raise RucolaError(
-                    "unacceptable example without error_type",
-                    *_where(example.origin),
-                    hint="give error_type (Morphology, Syntax, Semantics) or "
-                    "set extract.require_error_type: false",
-                )
-            out.rows.append(
-                {
-                    "sentence": sentence,
-                    "label": label,
-                    "error_type": error_type if label == schema.UNACCEPTABLE else None,
-                    "domain": example.domain,
-                    "detailed_source": example.source,
-                    "mark": variant_mark,
-                    "group": group,
-                    "origin": example.origin,
-                    "provenance": json.dumps(
-                        example.provenance, ensure_ascii=False, sort_keys=True
-                    ),
-                    "artefacts": ",".join(kinds) or None,
-                    "published_id": example.published_id,
-                    "published_split": example.published_split,
-                    "corrections": "; ".join(corrections) or None,
-                    "_raw": example.raw,
-                }
-            )
+            out.keep(variant, label, group, corrections, self.settings.require_error_type)
 
 
 def _learner_rows(
-    file: Path, source: dict[str, Any], pairs: MinimalPairs, encoding: str
+    file: Path, source: ExtractSource, pairs: MinimalPairs, encoding: str
 ) -> Iterator[RawExample]:
     """An M2 file's minimal pairs; their domain is ``learner``, whatever else is asked."""
-    domain = source.get("domain")
-    if domain not in (None, schema.LEARNER):
+    if source.domain not in (None, schema.LEARNER):
         raise RucolaError(
-            f"an M2 source gives learner rows, not {domain}",
+            f"an M2 source gives learner rows, not {source.domain}",
             file,
             hint="leave out 'domain' for an m2 source, or give 'learner'",
         )
-    return read_pairs(file, source.get("source") or file.stem, pairs, encoding)
+    return read_pairs(file, source.source or file.stem, pairs, encoding)
 
 
 def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
@@ -288,26 +287,28 @@ def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]
     count, so a question and a statement are two sentences. An unlabelled published test
     row conflicts with no label.
     """
-    by_sentence: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    keys = [sentence_key(row["sentence"]) for row in collector.rows]
-    for key, row in zip(keys, collector.rows, strict=True):
-        by_sentence[key].append(row)
+    rows = collector.rows
+    first, conflict = exact_duplicates(
+        [sentence_key(row["sentence"]) for row in rows],
+        [None if row["label"] == schema.UNLABELLED else row["label"] for row in rows],
+    )
+    same: dict[int, list[int]] = defaultdict(list)
+    for index, root in enumerate(first.tolist()):
+        same[root].append(index)
     kept: list[dict[str, Any]] = []
-    for key, row in zip(keys, collector.rows, strict=True):
-        same = by_sentence[key]
-        labels = {r["label"] for r in same} - {schema.UNLABELLED}
-        if len(labels) > 1:
+    for index, (row, root) in enumerate(zip(rows, first.tolist(), strict=True)):
+        if conflict[index]:
             if on_conflict == "error":
-                origins = ", ".join(r["origin"] for r in same)
+                origins = ", ".join(rows[j]["origin"] for j in same[root])
                 raise RucolaError(
                     f"'{row['sentence']}' has conflicting labels at {origins}",
-                    *_where(same[0]["origin"]),
+                    *_where(rows[root]["origin"]),
                     hint="fix one of them, or set extract.on_conflict: reject",
                 )
-            others = ", ".join(r["origin"] for r in same if r is not row)
+            others = ", ".join(rows[j]["origin"] for j in same[root] if j != index)
             collector.rejected.append(_rejected(row, "conflicting_labels", others))
-        elif row is not same[0]:
-            collector.rejected.append(_rejected(row, "duplicate", same[0]["origin"]))
+        elif root != index:
+            collector.rejected.append(_rejected(row, "duplicate", rows[root]["origin"]))
         else:
             kept.append(row)
     return kept
@@ -339,38 +340,34 @@ def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return stats
 
 
-def extract(
-    sources: list[dict[str, Any]],
-    params: dict[str, Any],
-    out: str | Path,
-    rejected: str | Path,
-    report: str | Path,
-) -> dict[str, Any]:
-    """Run the stage; returns the report that was written."""
+def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -> dict[str, Any]:
+    """Run the stage on ``sources`` (default: ``extract.sources``), writing
+    ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report."""
+    sources = settings.sources if sources is None else sources
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
-    extractor = Extractor(params)
-    pairs = MinimalPairs(params["m2"], params["error_types"])
+    extractor = Extractor(settings)
+    pairs = MinimalPairs(settings.m2, settings.error_types)
+    encoding = settings.encoding
     collector = _Collector()
     files_read: list[str] = []
     with StageRun(
         "extract",
-        report=report,
-        out=out,
-        rejected=rejected,
+        report=settings.report,
+        out=settings.out,
+        rejected=settings.rejected,
         set_aside_schema=schema.SET_ASIDE_SCHEMA,
     ) as run:
         for source in sources:
-            path = Path(source["path"])
-            for file in source_files(path, source.get("type")):
+            for file in source_files(Path(source.path), source.type):
                 files_read.append(str(file))
                 before = collector.lines_read
                 examples = read_source(
                     file,
-                    source.get("type"),
+                    source.type,
                     source,
-                    params["encoding"],
-                    m2_reader=lambda f, s=source: _learner_rows(f, s, pairs, params["encoding"]),
+                    encoding,
+                    m2_reader=lambda f, s=source: _learner_rows(f, s, pairs, encoding),
                 )
                 for example in examples:
                     extractor.add(example, collector)
@@ -381,8 +378,8 @@ def extract(
                         hint="a sheet needs rows under its header; in a list, '#' followed "
                         "by a space starts a comment",
                     )
-        if params.get("deduplicate", True):
-            kept = _deduplicate(collector, params["on_conflict"])
+        if settings.deduplicate:
+            kept = _deduplicate(collector, settings.on_conflict)
         else:  # a published release rebuilt as it is, repeats included
             kept = collector.rows
         frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
@@ -412,7 +409,7 @@ def extract(
                 "rows": len(collector.homoglyph_fixes),
                 "fixes": collector.homoglyph_fixes,
             },
-            artefacts={"rows": len(collector.artefacts), "found": collector.artefacts},
+            artefacts={"rows": len(extractor.artefacts), "found": extractor.artefacts},
             **learner,
             normalised={
                 "rows": len(collector.normalised),

@@ -9,10 +9,12 @@ from __future__ import annotations
 import csv
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rucola.errors import RucolaError
-from rucola.params import optional_path
+
+if TYPE_CHECKING:
+    from rucola.settings import Frequency
 
 
 def frequency_key(word: str) -> str:
@@ -72,22 +74,18 @@ class WordfreqFrequencies:
         return self._frequency(lemma, "ru") * 1e6
 
 
-def load_frequencies(config: dict) -> Frequencies:
-    source = config.get("source", "wordfreq")
-    if source == "rnc":
-        path = optional_path(config.get("path"), "filter.frequency.path")
-        if not path:
-            raise RucolaError(
-                "filter.frequency.source is 'rnc' but filter.frequency.path is empty",
-                "params.yaml",
-                hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]",
-            )
-        return RncFrequencies(path)
-    if source == "wordfreq":
+def load_frequencies(settings: Frequency) -> Frequencies:
+    """The frequency list ``filter.frequency`` names (its source is one the schema allows)."""
+    if settings.source == "wordfreq":
         return WordfreqFrequencies()
-    raise RucolaError(
-        f"unknown filter.frequency.source '{source}'", "params.yaml", hint="use 'wordfreq' or 'rnc'"
-    )
+    # A section built in code skips the params file's cross-key check: say it here too.
+    if not settings.path:
+        raise RucolaError(
+            "filter.frequency.source is 'rnc' but filter.frequency.path is empty",
+            "params.yaml",
+            hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]",
+        )
+    return RncFrequencies(settings.path[0])
 
 
 @lru_cache(maxsize=1)

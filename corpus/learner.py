@@ -34,7 +34,7 @@ from rucola.corpus.detokenize import detokenize
 from rucola.corpus.sources.m2 import Edit, M2Sentence, read_m2
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
-from rucola.settings import m2_mapping_problems
+from rucola.settings import ExtractM2, m2_mapping_problems
 
 IGNORED = "ignored"  # the class of an edit that does not bear on acceptability
 ANNOTATORS_DISAGREE = "annotators_disagree"
@@ -134,13 +134,14 @@ class _Row:
 
 
 class MinimalPairs:
-    """The rows of M2 sentences under one run's ``extract.m2`` params; counts for the report."""
+    """The rows of M2 sentences under one run's ``extract.m2`` settings; counts for the
+    report."""
 
-    def __init__(self, params: dict[str, Any], error_types: Sequence[str]):
-        self.types = EditTypes(params["categories"], params["ignore"], error_types)
+    def __init__(self, settings: ExtractM2, error_types: Sequence[str]):
+        self.types = EditTypes(settings.categories, settings.ignore, error_types)
         self.order = {name: i for i, name in enumerate(error_types)}  # breaks ties
-        self.reject_unknown = params["unknown_type"] == "reject"
-        self.single_edit_pairs = bool(params["single_edit_pairs"])
+        self.reject_unknown = settings.unknown_type == "reject"
+        self.single_edit_pairs = settings.single_edit_pairs
         self.counts: Counter[str] = Counter()
         self.edit_types: Counter[str] = Counter()
         self.categories: Counter[str] = Counter()

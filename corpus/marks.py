@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import get_args
+
+from rucola.settings import Verdict
 
 ACCEPTABLE = "acceptable"
 UNACCEPTABLE = "unacceptable"
 EXCLUDE = "exclude"
-VERDICTS = {ACCEPTABLE, UNACCEPTABLE, EXCLUDE}
+VERDICTS = frozenset(get_args(Verdict))  # the schema's values, named above for the stage
 
 # A judgment mark is a run of these characters in front of the sentence.
 MARK_CHARS = "*?#%"
@@ -35,15 +38,8 @@ class MarkMap:
 
     @classmethod
     def from_params(cls, marks: dict[str, str]) -> MarkMap:
-        cleaned: dict[str, str] = {}
-        for mark, verdict in marks.items():
-            key = "" if mark is None else str(mark).strip()
-            if verdict not in VERDICTS:
-                raise ValueError(
-                    f"extract.marks['{key}']: '{verdict}' is not one of {sorted(VERDICTS)}"
-                )
-            cleaned[key] = verdict
-        return cls(cleaned)
+        """``extract.marks`` (its verdicts are the schema's), keyed by the stripped mark."""
+        return cls({"" if mark is None else str(mark).strip(): v for mark, v in marks.items()})
 
     def verdict(self, mark: str) -> str | None:
         """The verdict for ``mark``, or None when the mark is not in the map."""

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -31,6 +31,9 @@ from rich.progress import Progress
 from rucola.corpus import schema as row_schema
 from rucola.corpus.frequency import Frequencies, load_frequencies, morph_analyzer
 from rucola.stage import StageRun, open_parquet, reading
+
+if TYPE_CHECKING:
+    from rucola.settings import Frequency
 
 _WORD = re.compile(r"[^\W\d_]")
 # Sentences made only of single-script words (Cyrillic or Latin), single spaces and a
@@ -182,7 +185,7 @@ def _batches(
 def measure(
     input_path: str | Path,
     out: str | Path,
-    frequency: dict[str, Any],
+    frequency: Frequency,
     progress: bool = True,
     workers: int | None = None,
     batch_rows: int = 10_000,

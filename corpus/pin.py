@@ -20,9 +20,7 @@ never cut by a new row.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -36,12 +34,6 @@ PIN_COLUMNS = ["key", "split", "scope", "id"]
 # split.new_rows: split new rows by the ratios, or send them all to one split (the schema,
 # rucola.settings.NewRows, holds the key to these values when params are read).
 STRATIFIED = "stratified"
-
-
-def new_rows_policy(split_section: Mapping[str, Any]) -> str:
-    """``split.new_rows`` of the split section: ``stratified`` or the one split new rows go
-    to."""
-    return str(split_section.get("new_rows") or STRATIFIED)
 
 
 def group_splits(frame: pd.DataFrame) -> dict[str, str]:

@@ -7,8 +7,11 @@ attributes, filter the derived share, split the ``split`` and ``id``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import get_args
 
 import pyarrow as pa
+
+from rucola.settings import Domain
 
 ACCEPTABLE = 1
 UNACCEPTABLE = 0
@@ -18,7 +21,7 @@ IN_DOMAIN = "in_domain"
 OUT_OF_DOMAIN = "out_of_domain"
 LEARNER = "learner"  # minimal pairs from learner corpora's error annotations (M2)
 RUCOLA_DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]  # the published corpus and its CSV layout
-DOMAINS = [*RUCOLA_DOMAINS, LEARNER]
+DOMAINS: list[str] = list(get_args(Domain))  # the schema's, in its order
 
 SPLITS = ["train", "validation", "test"]
 SPLIT_INDEX = {name: i for i, name in enumerate(SPLITS)}  # the order files and rows follow

@@ -35,13 +35,11 @@ from rucola.corpus.pin import (
     id_scopes,
     load_pin,
     new_rows,
-    new_rows_policy,
     placed_by_policy,
 )
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
-from rucola.params import path_list
-from rucola.settings import split_ratios
+from rucola.settings import Split, SplitRatios
 from rucola.stage import StageRun, read_frame
 
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
@@ -49,11 +47,12 @@ REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "gro
 TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
 
 
-def _ratios(params: dict[str, Any], domain: str) -> list[float]:
-    ratios = params["ratios"].get(domain)
-    if ratios is None:
+def _ratios(settings: Split, domain: str) -> list[float]:
+    """The domain's train / validation / test ratios (the schema checked that they add
+    up to 1), as floats so the report reads the same whatever the params file wrote."""
+    if domain not in SplitRatios.model_fields:
         raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
-    return split_ratios(ratios, f"split.ratios.{domain}")
+    return [float(r) for r in getattr(settings.ratios, domain)]
 
 
 def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int) -> pd.Series:
@@ -240,7 +239,7 @@ def _assign_ids(frame: pd.DataFrame, seed: int, floor: dict[str, int]) -> pd.Ser
 
 
 def _place_new_rows(
-    frame: pd.DataFrame, params: dict[str, Any], domains: list[str], seed: int
+    frame: pd.DataFrame, settings: Split, domains: list[str], seed: int
 ) -> pd.Series:
     """The split of every row: pinned rows keep theirs, rows of a pinned group join it,
     and each domain's new rows are split among themselves (``split.new_rows``).
@@ -249,7 +248,7 @@ def _place_new_rows(
     only where the domain has pinned rows (a published release whose test is fixed); a
     domain new in this version has no split to keep and is split by ``split.ratios``. A
     split whose ratio is 0 for the domain cannot take them (exit 1, naming both keys)."""
-    policy = new_rows_policy(params)
+    policy = settings.new_rows
     split = frame["pinned_split"].copy()
     groups = group_splits(frame)
     follow = split.isna() & frame["group"].isin(groups.keys())
@@ -262,7 +261,7 @@ def _place_new_rows(
         mask = new & (frame["domain"] == domain)
         if not mask.any():
             continue
-        ratios = _ratios(params, domain)
+        ratios = _ratios(settings, domain)
         if not (placed & mask).any():
             split[mask] = assign_splits(frame[mask], ratios, seed)
             continue
@@ -317,25 +316,27 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run_split(params: dict[str, Any]) -> dict[str, Any]:
-    """The stage: every row read is kept (``read == kept``), with a split and an id."""
-    with StageRun("split", report=params["report"], out=params["out"]) as run:
-        frame = read_frame(params["input"], hint="run 'rucola filter' first", types=TYPES)
+def run_split(settings: Split, source: str | Path) -> dict[str, Any]:
+    """The stage over ``source`` (the filtered rows, ``filter.out``): every row read is
+    kept (``read == kept``), with a split and an id."""
+    with StageRun("split", report=settings.report, out=settings.out) as run:
+        frame = read_frame(source, hint="run 'rucola filter' first", types=TYPES)
         run.count_read(len(frame))
-        frame, extra = _split(frame, params)
+        frame, extra = _split(frame, settings, Path(source))
         return run.finish(frame, **extra)
 
 
-def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    input_path = Path(params["input"])
+def _split(
+    frame: pd.DataFrame, settings: Split, input_path: Path
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     missing = [c for c in REQUIRED if c not in frame.columns]
     if missing:
         raise RucolaError(f"missing column(s) {', '.join(missing)}", input_path)
     mixed = frame.groupby("group")["domain"].nunique()
     if (mixed > 1).any():
         raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans two domains", input_path)
-    seed = int(params["seed"])
-    pins, pin_report = _pins(frame, path_list(params.get("pin"), "split.pin"))
+    seed = settings.seed
+    pins, pin_report = _pins(frame, list(settings.pin))
     floor = pin_report.pop("floor")
     frame["pinned_split"] = pins["pinned_split"]
     frame["pinned_id"] = pins["pinned_id"]
@@ -347,7 +348,7 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
             input_path,
         )
     domains = sorted(frame.loc[~unknown, "domain"].unique())
-    frame["split"] = _place_new_rows(frame, params, domains, seed)
+    frame["split"] = _place_new_rows(frame, settings, domains, seed)
     frame["id"] = _assign_ids(frame, seed, floor)
     # Rows in a fixed order: split, id scope (domain in train and validation), id.
     frame["_split"] = frame["split"].map(schema.SPLIT_INDEX)
@@ -359,7 +360,7 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
     unpinned = frame["pinned_split"].isna()
     report = {
         "seed": seed,
-        "ratios": {d: _ratios(params, d) for d in domains},
+        "ratios": {d: _ratios(settings, d) for d in domains},
         "domains": _distribution(frame),
         "unlabelled": {
             split: int(((frame["split"] == split) & (frame["label"] == schema.UNLABELLED)).sum())
@@ -373,7 +374,7 @@ def _split(frame: pd.DataFrame, params: dict[str, Any]) -> tuple[pd.DataFrame, d
             "straddling": straddling[:50],
         },
         "new_rows": {
-            "policy": new_rows_policy(params),
+            "policy": settings.new_rows,
             "rows": int(new.sum()),
             "by_domain": _new_row_counts(frame, new),
         },

@@ -1,64 +1,60 @@
-"""Generator settings: ``generate.generators.<name>`` resolved against the schema.
+"""One generator resolved for a run: ``generate.generators.<name>`` with its seed.
 
-The keys, types and defaults are ``rucola.settings.Generator`` (and its ``decoding``), so a
-misspelt ``max_batch_tokens`` or ``top_p`` is an error instead of silently falling back to a
-default and wasting GPU hours. ``load_params`` has already checked every generator with
-file and line; this module checks again for callers that build the section in code.
+The keys, types and defaults are ``rucola.settings.Generator`` (and its ``decoding``); the
+params loader has checked every generator, with file and line, before a stage runs. This
+module finds the generator by name and applies the checks between keys that the schema
+runs on a whole params file (:func:`rucola.settings.generator_problems`), so a ``Generate``
+section built in code is held to the same rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rucola.errors import RucolaError
-from rucola.settings import Decoding, Generator, defaults_of, generator_problems, validated
-
-# Every generator key with its default (``method`` has none: it is required).
-GENERATOR_DEFAULTS: dict[str, Any] = defaults_of(Generator)
-DECODING_DEFAULTS: dict[str, Any] = defaults_of(Decoding)
+from rucola.settings import Decoding, Generate, Generator, generator_problems
 
 
 @dataclass(frozen=True)
 class GeneratorConfig:
-    """One generator, resolved: its name and every setting with defaults filled in."""
+    """One generator: its name, its settings and the seed it runs with (its own, else
+    ``generate.seed``). Picklable, so a Ray actor builds the same worker from it."""
 
     name: str
-    method: str
-    sources: list[str]
-    settings: dict[str, Any] = field(repr=False)
+    settings: Generator
     seed: int = 42
 
-    def __getitem__(self, key: str) -> Any:
-        return self.settings[key]
+    @property
+    def method(self) -> str:
+        return self.settings.method
+
+    @property
+    def sources(self) -> list[str]:
+        return list(self.settings.sources)
 
     @property
     def enabled(self) -> bool:
-        return bool(self.settings["enabled"])
+        return self.settings.enabled
 
     @property
-    def decoding(self) -> dict[str, Any]:
-        return self.settings["decoding"]
+    def decoding(self) -> Decoding:
+        return self.settings.decoding
 
 
 def generator_config(
-    generate: dict[str, Any], name: str, params_path: str | Path = "params.yaml"
+    generate: Generate, name: str, params_path: str | Path = "params.yaml"
 ) -> GeneratorConfig:
-    """Resolve ``generate.generators.<name>``; errors name the generator and the key."""
+    """The generator ``name`` of ``generate``; errors name the generator and the key."""
     path = Path(params_path)
-    generators = generate.get("generators") or {}
-    if name not in generators:
-        known = ", ".join(sorted(generators)) or "none"
+    generator = generate.generators.get(name)
+    if generator is None:
+        known = ", ".join(sorted(generate.generators)) or "none"
         raise RucolaError(
             f"no generator '{name}' in generate.generators", path, hint=f"defined: {known}"
         )
-    where = ("generate", "generators", name)
-    generator = validated(Generator, generators[name], where, path)
-    problems = generator_problems(name, generator, generate.get("sources") or {}, where)
+    problems = generator_problems(name, generator, generate.sources.keys())
     if problems:
         raise RucolaError(problems[0].text, path, hint=problems[0].hint)
-    seed = generator.seed if generator.seed is not None else generate.get("seed", 42)
-    return GeneratorConfig(
-        name, generator.method, list(generator.sources), generator.model_dump(), int(seed)
-    )
+    seed = generator.seed if generator.seed is not None else generate.seed
+    return GeneratorConfig(name, generator, seed)

@@ -18,14 +18,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from rucola.corpus.dedup import exact_duplicates
 from rucola.corpus.schema import SET_ASIDE_SCHEMA
 from rucola.errors import RucolaError
-from rucola.generation.config import generator_config
 from rucola.generation.schema import CANDIDATE_SCHEMA
 from rucola.names import child
+from rucola.settings import Generate, Merge
 from rucola.stage import StageRun, read_table
 
 STAGE = "merge_candidates"
@@ -43,25 +44,24 @@ def read_candidates(path: Path, name: str) -> pa.Table:
     return table.cast(CANDIDATE_SCHEMA)
 
 
-def merge_candidates(
-    generate: dict[str, Any], params_path: str | Path = "params.yaml"
-) -> dict[str, Any]:
-    merge = generate["merge"]
+def merge_candidates(generate: Generate, merge: Merge | None = None) -> dict[str, Any]:
+    """Merge the candidates of every enabled generator of ``generate`` into ``merge.out``
+    (``merge``: where to write, by default ``generate.merge``); return the report."""
+    merge = merge if merge is not None else generate.merge
     run = StageRun(
         STAGE,
-        report=merge["report"],
-        out=merge["out"],
-        rejected=merge.get("rejected"),
+        report=merge.report,
+        out=merge.out,
+        rejected=merge.rejected,
         set_aside_schema=SET_ASIDE_SCHEMA,
     )
     tables = []
     names: list[str] = []
     per_generator: dict[str, int] = {}
-    for name in sorted(generate.get("generators") or {}):
-        cfg = generator_config(generate, name, params_path)
-        if not cfg.enabled:
+    for name in sorted(generate.generators):
+        if not generate.generators[name].enabled:
             continue
-        path = child(generate["out_dir"], name, ".parquet", f"generate.generators[{name!r}]")
+        path = child(generate.out_dir, name, ".parquet", f"generate.generators[{name!r}]")
         table = read_candidates(path, name)
         tables.append(table)
         names += [name] * table.num_rows
@@ -87,19 +87,13 @@ def _counts(table: pa.Table, column: str) -> dict[str, int]:
 
 
 def _set_aside_duplicates(run: StageRun, table: pa.Table, names: list[str]) -> pa.Table:
-    """The table without repeated candidate ids (the first is kept); repeats set aside."""
-    first: dict[str, str] = {}
-    keep: list[bool] = []
-    details: list[str] = []
-    for cid, name in zip(table.column("candidate_id").to_pylist(), names, strict=True):
-        if cid in first:
-            keep.append(False)
-            details.append(f"of generator {first[cid]}")
-        else:
-            first[cid] = name
-            keep.append(True)
+    """The table without repeated candidate ids (the first is kept); repeats set aside,
+    each naming the generator of the first."""
+    first, _ = exact_duplicates(table.column("candidate_id").to_pylist())
+    keep = first == np.arange(len(first))
+    details = [f"of generator {names[root]}" for root in first[~keep].tolist()]
     mask = pa.array(keep, pa.bool_())
-    repeats = table.filter(pc.invert(mask))
+    repeats = table.filter(pa.array(~keep, pa.bool_()))
     if repeats.num_rows:
         rows = pa.table(
             {

@@ -14,13 +14,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_args
 
 import razdel
 
 from rucola.corpus.frequency import morph_analyzer
 from rucola.corpus.normalize import normalize_text, tidy_after_edit
 from rucola.io import stable_hash
+from rucola.settings import PerturbationRule
 
 
 @dataclass
@@ -218,15 +219,21 @@ def repeat_word(sentence: str, tokens: list[Token], rng: random.Random) -> str |
 
 
 Rule = Callable[[str, list[Token], random.Random], "str | None"]
-RULES: dict[str, Rule] = {
-    "gender_agreement": gender_agreement,
-    "number_agreement": number_agreement,
-    "case_agreement": case_agreement,
-    "government": government,
-    "word_order": word_order,
-    "drop_word": drop_word,
-    "repeat_word": repeat_word,
+_FUNCTIONS: dict[str, Rule] = {
+    rule.__name__: rule
+    for rule in (
+        gender_agreement,
+        number_agreement,
+        case_agreement,
+        government,
+        word_order,
+        drop_word,
+        repeat_word,
+    )
 }
+# The rules, named and ordered as the schema's ``PerturbationRule`` names them (a rule the
+# schema allows without a function here fails at import, not in the middle of a run).
+RULES: dict[str, Rule] = {name: _FUNCTIONS[name] for name in get_args(PerturbationRule)}
 
 
 def perturb(sentence: str, rules: list[str], per_sentence: int, seed: int) -> list[tuple[str, str]]:

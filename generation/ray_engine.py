@@ -17,14 +17,20 @@ from typing import Any
 
 from rucola.generation.config import GeneratorConfig
 from rucola.generation.shards import shard_seed
+from rucola.settings import Generator, Ray
 
 
 class _GenerateActor:
-    """Holds one worker for the actor's lifetime; Ray calls it once per batch."""
+    """Holds one worker for the actor's lifetime; Ray calls it once per batch.
 
-    def __init__(self, cfg: GeneratorConfig, cache_dir: str) -> None:
+    The generator's settings cross the process boundary as plain data (``model_dump()``)
+    and are rebuilt into the schema's model here, so an actor needs nothing pickled but
+    builtins."""
+
+    def __init__(self, name: str, settings: dict[str, Any], seed: int, cache_dir: str) -> None:
         from rucola.generation.workers import make_worker
 
+        cfg = GeneratorConfig(name, Generator.model_validate(settings), seed)
         self.worker = make_worker(cfg, cache_dir)
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
@@ -40,17 +46,19 @@ class _GenerateActor:
 
 def run_ray(
     cfg: GeneratorConfig,
-    generate: dict[str, Any],
+    settings: Ray,
+    cache_dir: str,
     shards: list[list[Any]],
     pending: list[int],
     write: Callable[[int, list[list[tuple[str, str]]]], None],
 ) -> None:
+    """Run ``cfg``'s worker on the ``pending`` shards in a Ray actor pool sized by
+    ``settings`` (``generate.ray``); ``write`` receives each shard once it is complete."""
     import ray
 
-    settings = generate["ray"]
     if not ray.is_initialized():
         ray.init(
-            address=settings["address"],
+            address=settings.address,
             include_dashboard=False,
             log_to_driver=False,
             configure_logging=False,
@@ -70,11 +78,11 @@ def run_ray(
     ]
     dataset = ray.data.from_items(rows).map_batches(
         _GenerateActor,
-        fn_constructor_args=(cfg, str(generate["cache_dir"])),
-        batch_size=int(settings["batch_size"]),
+        fn_constructor_args=(cfg.name, cfg.settings.model_dump(), cfg.seed, cache_dir),
+        batch_size=settings.batch_size,
         batch_format="numpy",
-        concurrency=int(settings["actors"]),
-        num_gpus=float(settings["gpus_per_actor"]) or None,
+        concurrency=settings.actors,
+        num_gpus=float(settings.gpus_per_actor) or None,
     )
     collected: dict[int, dict[int, list[tuple[str, str]]]] = {}
     for row in dataset.iter_rows():

@@ -1,10 +1,9 @@
-"""The candidate row (contract §4): what every generator writes, whatever its method."""
+"""The candidate row: what every generator writes, whatever its method (the methods are
+the params schema's ``GenerationMethod``)."""
 
 from __future__ import annotations
 
 import pyarrow as pa
-
-METHODS = ["translation", "back_translation", "paraphrase", "perturbation"]
 
 CANDIDATE_SCHEMA = pa.schema(
     [
@@ -17,4 +16,3 @@ CANDIDATE_SCHEMA = pa.schema(
         ("candidate_id", pa.string()),  # stable_hash(sentence, generator, source_sentence)
     ]
 )
-CANDIDATE_COLUMNS = CANDIDATE_SCHEMA.names

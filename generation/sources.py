@@ -1,4 +1,4 @@
-"""Reading out-of-domain source corpora (contract §4) into one list of sentences.
+"""Reading out-of-domain source corpora (``generate.sources``) into one list of sentences.
 
 Four layouts: a parallel TSV with ``en`` and ``ru`` columns, line-aligned file pairs
 (``X.rus`` + ``X.eng`` or ``X.ru`` + ``X.en``), Tatoeba-Challenge rows
@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import get_args
 
 import numpy as np
 import razdel
@@ -27,12 +27,9 @@ from rucola.corpus.dedup import sentence_key
 from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError, check_header
 from rucola.io import stable_hash
-from rucola.settings import GenerationSource, defaults_of, validated
+from rucola.settings import GenerationSource, SourceFormat
 
 LANG_CODES = {"eng": "en", "rus": "ru", "en": "en", "ru": "ru", "deu": "de", "fra": "fr"}
-FORMATS = ["tsv", "pairs", "tatoeba", "text"]
-# Every source key with its default, from the params schema (``path`` is required).
-SOURCE_DEFAULTS: dict[str, Any] = defaults_of(GenerationSource)
 
 
 @dataclass(frozen=True)
@@ -65,14 +62,6 @@ class SourceRead:
     skipped_rows: list[Skipped] = field(default_factory=list)
 
 
-def _settings(source_id: str, raw: dict[str, Any], params_path: Path) -> dict[str, Any]:
-    """The source's settings with defaults filled in and its format resolved."""
-    source = validated(GenerationSource, raw, ("generate", "sources", source_id), params_path)
-    settings = source.model_dump()
-    settings["format"] = settings["format"] or _format_from_path(Path(settings["path"]))
-    return settings
-
-
 def _format_from_path(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix in {".rus", ".eng", ".ru", ".en"} or not path.suffix:
@@ -98,15 +87,15 @@ def _read_lines(path: Path, encoding: str, source_id: str) -> list[str]:
     return lines[:-1] if lines[-1] == "" else lines
 
 
-def _read_tsv(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
+def _read_tsv(path: Path, s: GenerationSource, source_id: str) -> tuple[list[SourceSentence], int]:
     if not path.is_file():
         raise RucolaError(f"source '{source_id}': file not found", path)
     delimiter = "," if path.suffix.lower() == ".csv" else "\t"
     out: list[SourceSentence] = []
-    with open(path, encoding=s["encoding"], newline="") as handle:
+    with open(path, encoding=s.encoding, newline="") as handle:
         reader = csv.DictReader(handle, delimiter=delimiter)
         header = reader.fieldnames = check_header(list(reader.fieldnames or []), path)
-        for lang, column in s["columns"].items():
+        for lang, column in s.columns.items():
             if column not in header:
                 raise RucolaError(
                     f"source '{source_id}': missing column '{column}' ({lang})",
@@ -117,7 +106,7 @@ def _read_tsv(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[Sourc
         read = 0
         for row in reader:
             read += 1
-            texts = {lang: (row.get(col) or "") for lang, col in s["columns"].items()}
+            texts = {lang: (row.get(col) or "") for lang, col in s.columns.items()}
             out.append(SourceSentence(source_id, texts, f"{path}:{reader.line_num}"))
     return out, read
 
@@ -138,10 +127,12 @@ def _pair_files(path: Path, source_id: str) -> tuple[Path, Path]:
     )
 
 
-def _read_pairs(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
+def _read_pairs(
+    path: Path, s: GenerationSource, source_id: str
+) -> tuple[list[SourceSentence], int]:
     ru_path, en_path = _pair_files(path, source_id)
-    ru_lines = _read_lines(ru_path, s["encoding"], source_id)
-    en_lines = _read_lines(en_path, s["encoding"], source_id)
+    ru_lines = _read_lines(ru_path, s.encoding, source_id)
+    en_lines = _read_lines(en_path, s.encoding, source_id)
     if len(ru_lines) != len(en_lines):
         raise RucolaError(
             f"source '{source_id}': misaligned pair: {len(ru_lines)} lines here but "
@@ -157,10 +148,10 @@ def _read_pairs(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[Sou
 
 
 def _read_tatoeba(
-    path: Path, s: dict[str, Any], source_id: str
+    path: Path, s: GenerationSource, source_id: str
 ) -> tuple[list[SourceSentence], int]:
     out: list[SourceSentence] = []
-    lines = _read_lines(path, s["encoding"], source_id)
+    lines = _read_lines(path, s.encoding, source_id)
     for i, line in enumerate(lines, start=1):
         if not line.strip():
             out.append(SourceSentence(source_id, {}, f"{path}:{i}"))
@@ -180,13 +171,13 @@ def _read_tatoeba(
     return out, len(lines)
 
 
-def _read_text(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[SourceSentence], int]:
-    lang = s["lang"]
+def _read_text(path: Path, s: GenerationSource, source_id: str) -> tuple[list[SourceSentence], int]:
+    lang = s.lang
     out: list[SourceSentence] = []
-    lines = _read_lines(path, s["encoding"], source_id)
+    lines = _read_lines(path, s.encoding, source_id)
     for i, line in enumerate(lines, start=1):
         origin = f"{path}:{i}"
-        if s["split_sentences"] and line.strip():
+        if s.split_sentences and line.strip():
             out.extend(
                 SourceSentence(source_id, {lang: sub.text}, origin)
                 for sub in razdel.sentenize(line)
@@ -196,20 +187,16 @@ def _read_text(path: Path, s: dict[str, Any], source_id: str) -> tuple[list[Sour
     return out, len(lines)
 
 
-READERS = {"tsv": _read_tsv, "pairs": _read_pairs, "tatoeba": _read_tatoeba, "text": _read_text}
+# One reader per format the schema allows (``SourceFormat``): a format without a reader
+# fails at import, not in the middle of a run.
+_READERS = {"tsv": _read_tsv, "pairs": _read_pairs, "tatoeba": _read_tatoeba, "text": _read_text}
+READERS = {name: _READERS[name] for name in get_args(SourceFormat)}
 
 
-def read_source(
-    source_id: str,
-    raw: dict[str, Any],
-    seed: int,
-    need_lang: str,
-    params_path: str | Path = "params.yaml",
-) -> SourceRead:
+def read_source(source_id: str, source: GenerationSource, seed: int, need_lang: str) -> SourceRead:
     """Read, clean and sample one source; ``need_lang`` is the side the generator reads."""
-    s = _settings(source_id, raw, Path(params_path))
-    path = Path(s["path"])
-    rows, _lines = READERS[s["format"]](path, s, source_id)
+    path = Path(source.path)
+    rows, _lines = READERS[source.format or _format_from_path(path)](path, source, source_id)
     skipped: list[Skipped] = []
     kept: list[SourceSentence] = []
     seen: dict[str, str] = {}  # sentence key -> origin of its first occurrence
@@ -239,8 +226,8 @@ def read_source(
         )
     if not kept:
         raise RucolaError(f"source '{source_id}' has no sentences", path)
-    n = s["n"]
-    if n is not None and int(n) < len(kept):
+    n = source.n
+    if n is not None and n < len(kept):
         rng = np.random.default_rng([seed, int(stable_hash(source_id, length=8), 16)])
         chosen = set(np.sort(rng.choice(len(kept), size=int(n), replace=False)).tolist())
         skipped += [

@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
+from rucola.corpus.dedup import exact_duplicates
 from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.corpus.schema import SET_ASIDE_SCHEMA
 from rucola.errors import RucolaError
@@ -42,16 +44,16 @@ from rucola.generation.shards import ShardStore, shard_seed
 from rucola.generation.sources import Skipped, read_source
 from rucola.io import stable_hash, write_parquet
 from rucola.names import child
+from rucola.settings import Generate
 from rucola.stage import StageRun
 
-ENGINES = ["local", "ray"]
 STAGE = "generate"
 NO_OUTPUT = "no_output"
 NO_USABLE_OUTPUT = "no_usable_output"
 # Bumped when what a shard records changes, so shards of an older run are not trusted.
 SHARD_FORMAT = "2"
 
-__all__ = ["ENGINES", "Item", "generate", "read_items", "shard_seed"]
+__all__ = ["Item", "generate", "read_items", "shard_seed"]
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,11 @@ class Item:
 
 def input_language(cfg: GeneratorConfig) -> str:
     """Translation reads the source language; every other method reads Russian."""
-    return cfg["src_lang"] if cfg.method == "translation" else cfg["tgt_lang"]
+    return cfg.settings.src_lang if cfg.method == "translation" else cfg.settings.tgt_lang
 
 
 def read_items(
-    cfg: GeneratorConfig,
-    generate: dict[str, Any],
-    params_path: str | Path,
-    skipped: list[Skipped] | None = None,
+    cfg: GeneratorConfig, generate: Generate, skipped: list[Skipped] | None = None
 ) -> tuple[list[Item], dict[str, Any]]:
     """The inputs of every source, and per source its counts; the sentences skipped on
     the way are appended to ``skipped`` when given."""
@@ -82,9 +81,7 @@ def read_items(
     counts: dict[str, Any] = {}
     for source_id in cfg.sources:
         try:
-            read = read_source(
-                source_id, generate["sources"][source_id], cfg.seed, lang, params_path
-            )
+            read = read_source(source_id, generate.sources[source_id], cfg.seed, lang)
         except RucolaError as exc:
             exc.message = f"generator '{cfg.name}': {exc.message}"
             raise
@@ -96,7 +93,7 @@ def read_items(
 
 
 def _fingerprint(cfg: GeneratorConfig, items: list[Item], shard_size: int) -> str:
-    settings = json.dumps(cfg.settings, sort_keys=True, default=str)
+    settings = json.dumps(cfg.settings.model_dump(), sort_keys=True, default=str)
     texts = stable_hash(*(f"{i.source}\t{i.text}" for i in items), length=32)
     return stable_hash(
         SHARD_FORMAT, cfg.name, cfg.method, settings, str(cfg.seed), str(shard_size), texts
@@ -194,37 +191,31 @@ def _item_rows(items: list[Item]) -> pa.Table:
 
 def _deduplicate(table: pa.Table) -> tuple[pa.Table, int]:
     """The first of every candidate id (shards in order); how many repeats were dropped."""
-    first: set[str] = set()
-    keep = []
-    for position, cid in enumerate(table.column("candidate_id").to_pylist()):
-        if cid not in first:
-            first.add(cid)
-            keep.append(position)
+    first, _ = exact_duplicates(table.column("candidate_id").to_pylist())
+    keep = (first == np.arange(len(first))).nonzero()[0]
     return table.take(pa.array(keep, type=pa.int64())), table.num_rows - len(keep)
 
 
 def generate(
     name: str,
-    generate_params: dict[str, Any],
+    settings: Generate,
     params_path: str | Path = "params.yaml",
     progress: bool = False,
     stop_after: int | None = None,
 ) -> dict[str, Any]:
-    """Run generator ``name``; return its report. ``stop_after`` shards simulates a kill.
+    """Run generator ``name`` of ``settings``; return its report. ``stop_after`` shards
+    simulates a kill; ``params_path`` is the file an unknown generator's error names.
 
-    The candidates file, the report and (with ``generate.rejected_dir``) the set-aside
-    source sentences appear together, after every shard is done; the shards are removed
+    The candidates file, the report and the set-aside source sentences (in
+    ``generate.rejected_dir``) appear together, after every shard is done; the shards are removed
     only then, so a run that fails at the end resumes from them."""
-    g = generate_params
+    g = settings
     cfg = generator_config(g, name, params_path)
     key = f"generate.generators[{name!r}]"
-    out = child(g["out_dir"], name, ".parquet", key)
-    report_path = child(g["report_dir"], name, ".json", key)
-    rejected_dir = g.get("rejected_dir")
-    rejected = child(rejected_dir, name, ".parquet", key) if rejected_dir else None
-    engine = g["engine"]
-    if engine not in ENGINES:
-        raise RucolaError(f"generate.engine must be one of {', '.join(ENGINES)}", params_path)
+    out = child(g.out_dir, name, ".parquet", key)
+    report_path = child(g.report_dir, name, ".json", key)
+    rejected = child(g.rejected_dir, name, ".parquet", key)
+    engine = g.engine
     run = StageRun(
         STAGE, report=report_path, out=out, rejected=rejected, set_aside_schema=SET_ASIDE_SCHEMA
     )
@@ -235,11 +226,11 @@ def generate(
 
     started = time.perf_counter()
     skipped: list[Skipped] = []
-    items, source_counts = read_items(cfg, g, params_path, skipped)
-    shard_size = int(g["shard_size"])
+    items, source_counts = read_items(cfg, g, skipped)
+    shard_size = g.shard_size
     shards = [items[i : i + shard_size] for i in range(0, len(items), shard_size)]
     store = ShardStore(
-        child(g["work_dir"], name, "", key), _fingerprint(cfg, items, shard_size), len(shards)
+        child(g.work_dir, name, "", key), _fingerprint(cfg, items, shard_size), len(shards)
     )
     pending = [i for i in range(len(shards)) if not store.is_done(i)]
     resumed = len(shards) - len(pending)
@@ -255,11 +246,11 @@ def generate(
 
     if pending:
         if engine == "ray":
-            run_ray(cfg, g, shards, pending, write)
+            run_ray(cfg, g.ray, g.cache_dir, shards, pending, write)
         else:
             from rucola.generation.workers import make_worker  # loads torch: only when used
 
-            worker = make_worker(cfg, str(g["cache_dir"]))
+            worker = make_worker(cfg, g.cache_dir)
             _run_local(worker, shards, pending, cfg.seed, write)
     bar(None)
     if stop_after is not None and store.completed < len(shards):

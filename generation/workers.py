@@ -10,7 +10,6 @@ from typing import Any, Protocol
 
 import razdel
 
-from rucola.errors import RucolaError
 from rucola.generation.config import GeneratorConfig
 from rucola.generation.perturb import RULES, perturb
 
@@ -27,15 +26,9 @@ class PerturbationWorker:
     """Rule-based perturbations; the rule's name is the candidate's generator."""
 
     def __init__(self, cfg: GeneratorConfig) -> None:
-        rules = cfg["rules"] or list(RULES)
-        unknown = [r for r in rules if r not in RULES]
-        if unknown:
-            raise RucolaError(
-                f"generator '{cfg.name}': unknown perturbation rule '{unknown[0]}'",
-                hint=f"rules: {', '.join(RULES)}",
-            )
-        self.rules = list(rules)
-        self.per_sentence = int(cfg["per_sentence"])
+        # the schema allows only known rule names; null is every rule
+        self.rules = list(cfg.settings.rules or RULES)
+        self.per_sentence = cfg.settings.per_sentence
         self.seed = cfg.seed
         self.stats: dict[str, int] = {}
 
@@ -57,29 +50,27 @@ class ModelWorker:
     def __init__(self, cfg: GeneratorConfig, cache_dir: str) -> None:
         from rucola.generation.backends import load_backend
         from rucola.generation.models import resolve_model
+        from rucola.params import with_overrides
 
-        s = {**cfg.settings, "name": cfg.name}
+        s = cfg.settings
         self.cfg = cfg
         method = cfg.method
         if method == "translation":
-            src, tgt = s["src_lang"], s["tgt_lang"]
+            src, tgt = s.src_lang, s.tgt_lang
         elif method == "back_translation":
-            src, tgt = s["pivot_lang"], s["tgt_lang"]
+            src, tgt = s.pivot_lang, s.tgt_lang
         else:
-            src, tgt = s["tgt_lang"], s["tgt_lang"]
-        model = resolve_model(str(s["model"]), cfg.name, src, tgt)
-        self.backend = load_backend(s["backend"], model, src, tgt, s, cache_dir)
+            src, tgt = s.tgt_lang, s.tgt_lang
+        model = resolve_model(str(s.model), cfg.name, src, tgt)
+        self.backend = load_backend(s, model, src, tgt, cache_dir, cfg.name)
         self.pivot = None
         if method == "back_translation":
-            pivot = resolve_model(str(s["pivot_model"]), cfg.name, tgt, src)
+            pivot = resolve_model(str(s.pivot_model), cfg.name, tgt, src)
             # The pivot gives its one best translation; variety comes from the second leg.
-            pivot_settings = {
-                **s,
-                "decoding": {**s["decoding"], "num_return_sequences": 1},
-            }
-            if pivot_settings["decoding"]["strategy"] == "sampling":
-                pivot_settings["decoding"]["strategy"] = "beam"
-            self.pivot = load_backend(s["backend"], pivot, tgt, src, pivot_settings, cache_dir)
+            strategy = "beam" if s.decoding.strategy == "sampling" else s.decoding.strategy
+            decoding = with_overrides(s.decoding, num_return_sequences=1, strategy=strategy)
+            pivot_settings = with_overrides(s, decoding=decoding)
+            self.pivot = load_backend(pivot_settings, pivot, tgt, src, cache_dir, cfg.name)
         self.causal = model.is_causal
         self.label = (
             f"{self.pivot.model_id}>{self.backend.model_id}"
@@ -101,13 +92,13 @@ class ModelWorker:
             inputs = [out[0] if out else "" for out in self.pivot.generate(texts, seed)]
         prompts: list[str] = []
         if self.causal:
-            share = float(self.cfg["prompt_share"])
+            share = self.cfg.settings.prompt_share
             for text in inputs:
                 words = text.split()
                 prompts.append(" ".join(words[: max(1, round(len(words) * share))]))
             inputs = prompts
-        elif self.cfg["prefix"]:
-            inputs = [self.cfg["prefix"] + text for text in inputs]
+        elif self.cfg.settings.prefix:
+            inputs = [self.cfg.settings.prefix + text for text in inputs]
         outputs = self.backend.generate(inputs, seed)
         if self.causal:
             outputs = [
@@ -118,6 +109,7 @@ class ModelWorker:
 
 
 def make_worker(cfg: GeneratorConfig, cache_dir: str) -> Any:
+    """The worker of ``cfg``'s method: rules on the CPU, or one or two loaded models."""
     if cfg.method == "perturbation":
         return PerturbationWorker(cfg)
     return ModelWorker(cfg, cache_dir)

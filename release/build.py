@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
@@ -83,6 +83,9 @@ from rucola.release.votes import (
     write_votes,
 )
 from rucola.stage import StageRun, read_frame, read_table
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 STAGE = "release"
 __all__ = ["SplitFile", "build_release", "run_release"]
@@ -229,17 +232,13 @@ LEDGER_INPUT = ["reason", "published_id", "published_split"]
 LEDGER_OPTIONAL = ["detail", "sentence", "domain"]
 
 
-def _rejected_files(params: dict) -> list[Path]:
+def _rejected_files(params: Params) -> list[Path]:
     """Every side file of rows set aside on the way to the split data."""
-    paths = [
-        params.get("extract", {}).get("rejected"),
-        params.get("filter", {}).get("rejected"),
-        params.get("annotate", {}).get("corpus", {}).get("rejected"),
-    ]
-    return [Path(p) for p in paths if p and Path(p).is_file()]
+    paths = [params.extract.rejected, params.filter.rejected, params.annotate.corpus.rejected]
+    return [Path(p) for p in paths if Path(p).is_file()]
 
 
-def corrections_ledger(frame: pd.DataFrame, params: dict) -> pa.Table:
+def corrections_ledger(frame: pd.DataFrame, params: Params) -> pa.Table:
     """Rows of a published release that this build changed, each with its cause: text
     corrected at extraction (``corrections``), or set aside with a reason. ``release diff``
     names the cause of every corrected or removed row from it."""
@@ -321,7 +320,7 @@ def _write_votes(table: pa.Table, folder: Path, split: str) -> SplitFile:
 def build_release(
     input_path: str | Path,
     validation_report: str | Path,
-    params: dict,
+    params: Params,
     out_dir: str | Path,
     private_dir: str | Path,
 ) -> dict:
@@ -352,24 +351,25 @@ def check_separate_folders(folders: dict[str, str | Path | None]) -> None:
                 )
 
 
-def run_release(params: dict) -> dict[str, Any]:
-    """``rucola release build``: the ``release`` params' input, folders and report."""
-    section = params["release"]
+def run_release(params: Params, source: str | Path | None = None) -> dict[str, Any]:
+    """``rucola release build``: the split stage's rows (``split.out``, or ``source``), the
+    validate stage's report (``validate.report``), and the ``release`` folders and report."""
+    section = params.release
     return release(
-        section["input"],
-        section["validation"],
+        source if source is not None else params.split.out,
+        params.validate.report,
         params,
-        section["out"],
-        section["private"],
-        compat_dir=section.get("compat"),
-        report=section.get("report"),
+        section.out,
+        section.private,
+        compat_dir=section.compat,
+        report=section.report,
     )
 
 
 def release(
     input_path: str | Path,
     validation_report: str | Path,
-    params: dict,
+    params: Params,
     out_dir: str | Path,
     private_dir: str | Path,
     *,
@@ -391,10 +391,13 @@ def release(
     configs = public_configs(public_rows)
     ledger = corrections_ledger(frame, params).replace_schema_metadata(None)
     golds = {config: gold_rows(frame, config) for config in GOLD_FILES}
-    section = params.get("release", {})
     # before anything is staged: votes to release without a key are an error
     votes = release_votes(
-        frame, tasks, read_votes(section.get("votes")), section.get("annotator_key"), input_path
+        frame,
+        tasks,
+        read_votes(params.annotate.votes_out),
+        params.release.annotator_key,
+        input_path,
     )
 
     folders = [p for p in (out_dir, private_dir, compat_dir) if p is not None]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import pandas as pd
@@ -26,6 +26,9 @@ import yaml
 from rucola.corpus import schema
 from rucola.release.layout import SplitFile
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "card.md.j2"
@@ -100,16 +103,14 @@ def configs_yaml(files: Sequence[SplitFile]) -> list[dict[str, Any]]:
     return configs
 
 
-def source_paths(params: Mapping[str, Any]) -> list[str]:
+def source_paths(params: Params) -> list[str]:
     """Every path params name as a source of sentences: ``extract.sources`` (labelled
     sentences) and ``generate.sources`` (what out-of-domain candidates are made from)."""
-    extract = (params.get("extract") or {}).get("sources") or []
-    generate = (params.get("generate") or {}).get("sources") or {}
-    entries = [*extract, *generate.values()]
-    return [str(e["path"]) for e in entries if isinstance(e, Mapping) and e.get("path")]
+    entries = [*params.extract.sources, *params.generate.sources.values()]
+    return [str(e.path) for e in entries]
 
 
-def is_sample(params: Mapping[str, Any]) -> bool:
+def is_sample(params: Params) -> bool:
     """Whether the build is of the embedded sample: params name sources of sentences and
     every one lies under ``data/sample/`` (params paths are relative to the repository
     root, the folder every stage runs in)."""
@@ -118,22 +119,21 @@ def is_sample(params: Mapping[str, Any]) -> bool:
     return bool(paths) and all(p == sample or sample in p.parents for p in paths)
 
 
-def pretty_name(params: Mapping[str, Any]) -> str:
+def pretty_name(params: Params) -> str:
     """The card's title and ``pretty_name``: ``release.pretty_name``, unless the build is
     the sample and that name does not say so (the schema's default names RuCoLA)."""
-    name = str(params["release"]["pretty_name"])
+    name = params.release.pretty_name
     return SAMPLE_NAME if is_sample(params) and "sample" not in name.lower() else name
 
 
 def yaml_header(
-    files: Sequence[SplitFile], params: dict, total: int, features: Mapping[str, Any]
+    files: Sequence[SplitFile], params: Params, total: int, features: Mapping[str, Any]
 ) -> str:
-    release = params["release"]
     header = {
         "configs": configs_yaml(files),
         "dataset_info": dataset_info_yaml(files, features),
         "language": ["ru"],
-        "license": release.get("license", "apache-2.0"),
+        "license": params.release.license,
         "multilinguality": ["monolingual"],
         "pretty_name": pretty_name(params),
         "size_categories": [size_category(total)],
@@ -223,9 +223,9 @@ def _read_report(path: Any) -> dict[str, Any] | None:
     return report if isinstance(report, dict) else None
 
 
-def _baseline(params: dict) -> dict[str, Any] | None:
-    """Validation scores of the baseline stage (``params['baseline']['report']``), if any."""
-    report = _read_report(params.get("baseline", {}).get("report"))
+def _baseline(path: str | Path) -> dict[str, Any] | None:
+    """Validation scores of the baseline stage (its report, ``baseline.report``), if any."""
+    report = _read_report(path)
     try:
         lr = report["logistic_regression"]  # type: ignore[index]
         return {
@@ -238,8 +238,9 @@ def _baseline(params: dict) -> dict[str, Any] | None:
         return None
 
 
-def _annotation(params: dict) -> list[tuple[str, Any]] | None:
-    report = _read_report(params.get("release", {}).get("annotation_report"))
+def _annotation(path: str | Path) -> list[tuple[str, Any]] | None:
+    """The card's annotation rows from ``annotate merge``'s report (``annotate.report``)."""
+    report = _read_report(path)
     if report is None or report.get("has_answers") is False:
         return None  # no annotation round (params name no answers): no section
     rows: list[tuple[str, Any]] = []
@@ -261,7 +262,7 @@ def _annotation(params: dict) -> list[tuple[str, Any]] | None:
 def render_card(
     frame: pd.DataFrame,
     files: Sequence[SplitFile],
-    params: dict,
+    params: Params,
     features: Mapping[str, Any],
     plots: dict[str, str],
     votes: dict[str, Any] | None = None,
@@ -279,8 +280,8 @@ def render_card(
     configs = list(dict.fromkeys(f.config for f in files))
     present = set(frame["domain"].dropna()) | set(frame["config"])
     domains = [d for d in schema.DOMAINS if d in present]
-    ratios = params["split"]["ratios"]
-    licence = params["release"].get("license", "apache-2.0")
+    ratios = params.split.ratios.model_dump()
+    licence = params.release.license
     sample = is_sample(params)
     text = environment.get_template(TEMPLATE).render(
         yaml_header=yaml_header(files, params, len(frame), features),
@@ -301,8 +302,8 @@ def render_card(
         categories=schema.ALL_ERROR_TYPES,
         source_rows=source_rows(frame),
         plots=plots,
-        baseline=_baseline(params),
-        annotation=_annotation(params),
+        baseline=_baseline(params.baseline.report),
+        annotation=_annotation(params.annotate.report),
         votes=votes,
         votes_key={"param": KEY_PARAM, "variable": ENV_VARIABLE, "digits": ID_LENGTH},
     )

@@ -21,11 +21,14 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import write_json
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 # Rows of a domain: its train and validation rows (RuCoLA's test rows have no public domain).
 DOMAIN_KEYS = {
@@ -125,14 +128,14 @@ def agreement_alpha(report: dict[str, Any], path: str | Path) -> float | None:
     return _number(report, "agreement.stage1.krippendorff_alpha", path, what)
 
 
-def headline(params: dict[str, Any]) -> dict[str, Any]:
+def headline(params: Params) -> dict[str, Any]:
     """The headline metrics from the reports of filter, split, baseline and annotate merge
     (their ``report`` params keys)."""
     paths = {
-        "filter": params["filter"]["report"],
-        "split": params["split"]["report"],
-        "baseline": params["baseline"]["report"],
-        "annotation": params["annotate"]["report"],
+        "filter": params.filter.report,
+        "split": params.split.report,
+        "baseline": params.baseline.report,
+        "annotation": params.annotate.report,
     }
     reports = {name: _read(path, f"{name} report") for name, path in paths.items()}
     return {
@@ -143,8 +146,8 @@ def headline(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def summarize(params: dict[str, Any], out: str | Path | None = None) -> dict[str, Any]:
+def summarize(params: Params, out: str | Path | None = None) -> dict[str, Any]:
     """Write the headline metrics to ``out`` (default ``summarize.out``) and return them."""
     metrics = headline(params)
-    write_json(metrics, out if out is not None else params["summarize"]["out"])
+    write_json(metrics, out if out is not None else params.summarize.out)
     return metrics

@@ -26,12 +26,15 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rucola.errors import RucolaError
 from rucola.io import plain_folder_mode
 from rucola.ownership import BOOKKEEPING, is_scratch_name, temporary_folder
 from rucola.release.manifest import verified_files
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 KEPT_ROOT = Path("data/releases")
 # The names inside a kept version: release diff finds the gold and the ledger in ../private.
@@ -70,7 +73,7 @@ def _copy_tree(source: Path, target: Path) -> int:
     return copied
 
 
-def keep_release(params: dict[str, Any], version: str, root: str | Path = KEPT_ROOT) -> Path:
+def keep_release(params: Params, version: str, root: str | Path = KEPT_ROOT) -> Path:
     """Copy the built (and published) release of ``params`` to ``root/vX.Y.Z``; returns it.
 
     Refuses, before copying anything, an existing ``root/vX.Y.Z`` (a published version is
@@ -79,7 +82,7 @@ def keep_release(params: dict[str, Any], version: str, root: str | Path = KEPT_R
     from rucola.release.build import check_validated
     from rucola.release.publish import check_release_matches
 
-    section = params["release"]
+    section = params.release
     target = kept_folder(version, root)
     if target.exists() or target.is_symlink():
         raise RucolaError(
@@ -87,11 +90,11 @@ def keep_release(params: dict[str, Any], version: str, root: str | Path = KEPT_R
             target,
             hint="publish a new version instead",
         )
-    public, compat, private = (Path(section[k]) for k in ("out", "compat", "private"))
-    split = Path(section["input"])
+    public, compat, private = Path(section.out), Path(section.compat), Path(section.private)
+    split = Path(params.split.out)
     if not split.is_file():
         raise RucolaError("split data not found; run 'dvc repro'", split)
-    check_validated(split, Path(section["validation"]))
+    check_validated(split, Path(params.validate.report))
     check_release_matches(public, private, split)
     verified_files(public, compat)
     if not private.is_dir():

@@ -23,6 +23,9 @@ stops at once. What only the real run needs (a clean git tree, a new version, a 
 validation of exactly this data, a release built from it, votes hashed with the secret
 key) is a *blocker*: the plan is still made, so ``--dry-run`` shows the whole plan and then
 every blocker, and the real run refuses a plan with any blocker before any network call.
+
+This module makes the plan; ``release.hub`` sends it (the only module that talks to the
+Hub) and ``release.changelog`` renders and writes the changelog.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow.parquet as pq
 
@@ -50,6 +53,9 @@ from rucola.release.manifest import (
 )
 from rucola.release.public import DEFAULT, GOLD_FILES, SOURCE_FILE
 from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publishable
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 # no leading zeros (semver.org, item 2): ``01.0.0`` would be tagged ``v01.0.0`` beside ``v1.0.0``
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
@@ -336,7 +342,7 @@ def _blocker(check: Any, *args: Any) -> list[RucolaError]:
 
 
 def plan_release(
-    params: dict[str, Any],
+    params: Params,
     repo_id: str,
     version: str,
     private_repo_id: str | None,
@@ -349,23 +355,25 @@ def plan_release(
     folder), the validation, the build and the votes' key."""
     from rucola.release.build import check_separate_folders, check_validated
 
-    section = params["release"]
+    section = params.release
     check_version(version)
-    check_separate_folders({key: section.get(key) for key in ("out", "private", "compat")})
-    out, private_dir, split = Path(section["out"]), Path(section["private"]), Path(section["input"])
+    check_separate_folders(
+        {"out": section.out, "private": section.private, "compat": section.compat}
+    )
+    out, private_dir, split = Path(section.out), Path(section.private), Path(params.split.out)
     check_split(split)
     try:
         git = git_blockers(root or Path.cwd(), version)
     except RucolaError as exc:  # not a git repository, no git
         git = [exc]
     blockers = [
-        *_blocker(check_validated, split, Path(section["validation"])),
+        *_blocker(check_validated, split, Path(params.validate.report)),
         *_blocker(check_release_matches, out, private_dir, split),
         *git,
         # annotator ids hashed with the secret key in the environment, not the sample's
         *_blocker(check_publishable, out, private_dir),
     ]
-    files = manifest_files(out, section.get("compat"), changelog)
+    files = manifest_files(out, section.compat, changelog)
     check_hidden_labels(files)
     private = _planned(private_dir) if private_repo_id else []
     return Plan(
@@ -378,133 +386,3 @@ def plan_release(
         warnings=tuple(gold_warnings(private_dir, files, private_repo_id)),
         blockers=tuple(blockers),
     )
-
-
-def _commit(api: Any, repo_id: str, files: list[PlannedFile], plan: Plan) -> str:
-    from huggingface_hub import CommitOperationAdd
-
-    operations = [
-        CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=f.source) for f in files
-    ]
-    info = api.create_commit(
-        repo_id=repo_id,
-        repo_type="dataset",
-        operations=operations,
-        commit_message=f"Release {plan.tag}",
-        revision=plan.revision,
-    )
-    api.create_tag(
-        repo_id=repo_id,
-        repo_type="dataset",
-        tag=plan.tag,
-        revision=info.oid,
-        tag_message=f"Release {plan.tag}",
-    )
-    return info.oid
-
-
-def _reported_private(api: Any, repo_id: str) -> bool | None:
-    """Whether the Hub reports the dataset repository private; None when it does not exist
-    (or the token cannot see it: the Hub answers both alike, and creating it then fails)."""
-    from huggingface_hub.errors import RepositoryNotFoundError
-
-    try:
-        info = api.repo_info(repo_id, repo_type="dataset")
-    except RepositoryNotFoundError:
-        return None
-    return info.private is True
-
-
-def prepare_repos(api: Any, plan: Plan) -> list[str]:
-    """Before any upload: the private repository exists and the Hub reports it private
-    (created private when missing, then asked again, since an organisation's settings may
-    override the request); otherwise nothing is sent to either repository. A missing public
-    repository is created public, the first release of a new corpus; one the Hub reports
-    private is only warned about (the release is invisible until it is made public, as when
-    a launch is staged). Returns the warnings."""
-    if plan.private_repo_id:
-        private = _reported_private(api, plan.private_repo_id)
-        if private is None:
-            api.create_repo(plan.private_repo_id, repo_type="dataset", private=True)
-            private = _reported_private(api, plan.private_repo_id)
-        if not private:
-            raise RucolaError(
-                f"--private-repo-id: the Hub reports {plan.private_repo_id} as public;"
-                " nothing was uploaded",
-                hint="make it private on the Hub, or name a repository that does not exist yet",
-            )
-    public = _reported_private(api, plan.repo_id)
-    if public is None:
-        api.create_repo(plan.repo_id, repo_type="dataset", private=False)
-    elif public:
-        return [f"{plan.repo_id} is private on the Hub: the release is hidden until made public"]
-    return []
-
-
-def publish(plan: Plan, token: str | None = None, endpoint: str | None = None) -> dict[str, Any]:
-    """Refused when the plan has a blocker, before any request; then the repositories
-    checked (``prepare_repos``), the private gold first (so a failure there publishes
-    nothing), then the public commit."""
-    from huggingface_hub import HfApi, get_token
-    from huggingface_hub.errors import HTTPError
-
-    if plan.blockers:  # the CLI lists them all first; nothing is sent with any of them
-        first = plan.blockers[0]
-        more = f" (and {len(plan.blockers) - 1} more)" if len(plan.blockers) > 1 else ""
-        raise RucolaError(f"{first.message}{more}", first.path, first.line, first.hint)
-    token = token or get_token()
-    if not token:
-        raise RucolaError("no Hugging Face token", hint="set HF_TOKEN or run 'hf auth login'")
-    api = HfApi(endpoint=endpoint, token=token)
-    result: dict[str, Any] = {"tag": plan.tag}
-    try:
-        result["warnings"] = prepare_repos(api, plan)
-        for repo_id, files in plan.uploads().items():
-            key = "private_commit" if repo_id == plan.private_repo_id else "commit"
-            result[key] = _commit(api, repo_id, files, plan)
-    except HTTPError as exc:
-        raise RucolaError(f"the Hub refused the release: {str(exc).splitlines()[0]}") from None
-    except OSError as exc:  # connection refused, DNS, TLS
-        raise RucolaError(f"cannot reach the Hub: {exc}") from None
-    except Exception as exc:  # httpx transport errors do not derive from OSError
-        if type(exc).__module__.startswith(("httpx", "httpcore")):
-            raise RucolaError(f"cannot reach the Hub: {exc}") from None
-        raise
-    return result
-
-
-def changelog_section(version: str, new: str | Path, previous: str | Path | None = None) -> str:
-    """The changelog section of ``version``: the diff against ``previous`` when there is one."""
-    if not previous:
-        return f"## v{version}\n\nFirst release.\n"
-    from rucola.release.diff import release_diff, to_markdown
-
-    return to_markdown(release_diff(previous, new), f"v{version}")
-
-
-def render_changelog(path: Path, section: str) -> str:
-    """The changelog with ``section`` prepended under the title, newest first (nothing is
-    written: see ``write_changelog``)."""
-    title = "# Changelog\n\n"
-    old = path.read_text(encoding="utf-8") if path.is_file() else title
-    body = old[len(title) :] if old.startswith(title) else old
-    return title + section + "\n" + body
-
-
-def write_changelog(path: Path, text: str) -> None:
-    """Write the full text from ``render_changelog`` (after the Hub accepted the release).
-
-    The changelog is the maintainers' file, committed to git, that each publish prepends a
-    section to: rucola may replace it when the new text is the old one with a section added
-    under the title (the ownership claim below), and refuses when it changed since."""
-    from rucola.io import atomic_path
-
-    def only_prepended(current: Path) -> bool:
-        title = "# Changelog\n\n"
-        if not current.is_file() or not text.startswith(title):
-            return False
-        body = current.read_text(encoding="utf-8").removeprefix(title)
-        return text.endswith(body)
-
-    with atomic_path(path, claim=only_prepended) as tmp:
-        tmp.write_text(text, encoding="utf-8")

@@ -30,7 +30,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -46,7 +46,6 @@ KEY_PARAM = "release.annotator_key"
 # The sample's key: published with the code, so NOT a secret. Anyone can recompute the
 # annotator id of a worker id they know; ``rucola release publish`` refuses such a release.
 SAMPLE_KEY = "rucola-sample-annotator-key: published with the code, not a secret"
-KEY_KINDS = get_args(KeyKind)
 MIN_KEY_LENGTH = 16  # characters of an env key: a short one could be found by trying keys
 ID_LENGTH = 16  # hex digits of the HMAC kept: 64 bits, no collision among any crowd's workers
 # The message whose HMAC is the key's fingerprint; the NUL byte keeps it apart from any
@@ -118,20 +117,17 @@ def _env_key(environ: Mapping[str, str] | None) -> str:
     return (os.environ if environ is None else environ).get(ENV_VARIABLE, "")
 
 
-def resolve_key(kind: str | None, environ: Mapping[str, str] | None = None) -> AnnotatorKey | None:
-    """The key of ``release.annotator_key`` (``env`` when unset): the sample's, or the one in
+def resolve_key(kind: KeyKind, environ: Mapping[str, str] | None = None) -> AnnotatorKey | None:
+    """The key of ``release.annotator_key``: the sample's, or the one in
     ``$RUCOLA_ANNOTATOR_KEY``; None with ``env`` when the variable is missing or empty (an
     error only where there are votes to release, see :func:`require_key`)."""
-    kind = kind or "env"
-    if kind not in KEY_KINDS:
-        raise RucolaError(f"{KEY_PARAM}: '{kind}' is not one of {', '.join(KEY_KINDS)}")
     if kind == "sample":
         return AnnotatorKey("sample", SAMPLE_KEY)
     value = _env_key(environ)
     return AnnotatorKey("env", value) if value else None
 
 
-def require_key(kind: str | None, environ: Mapping[str, str] | None = None) -> AnnotatorKey:
+def require_key(kind: KeyKind, environ: Mapping[str, str] | None = None) -> AnnotatorKey:
     """:func:`resolve_key`, refusing a missing key: votes are never released unhashed."""
     key = resolve_key(kind, environ)
     if key is None:
@@ -277,7 +273,7 @@ def release_votes(
     frame: pd.DataFrame,
     tasks: pd.Series,
     votes: pd.DataFrame,
-    key_kind: str | None,
+    key_kind: KeyKind,
     path: Path,
     environ: Mapping[str, str] | None = None,
 ) -> ReleasedVotes:

@@ -35,7 +35,6 @@ __all__ = [
     "NAMED_KEYS",
     "OUTPUT_KEYS",
     "PARAMS_FILE",
-    "load_params",
     "load_settings",
     "with_overrides",
     "lookup",
@@ -46,7 +45,7 @@ __all__ = [
 PARAMS_FILE = "params.yaml"
 SectionT = TypeVar("SectionT", bound=BaseModel)
 
-# Every key with its default, as plain data (a fresh copy per load_params call).
+# Every key with its default, as plain data.
 DEFAULTS: dict[str, Any] = Params().model_dump()
 
 # Every params key whose value is a path a command writes or replaces (checked on load:
@@ -242,11 +241,6 @@ def _problems(data: Any) -> tuple[list[Problem], Params | None]:
     except ValidationError as exc:
         return problems_of(exc), None
     return cross_problems(model) + _path_and_name_problems(model.model_dump()), model
-
-
-def load_params(path: str | Path | None = None) -> dict[str, Any]:
-    """:func:`load_settings` as plain nested data (for code not yet on the typed sections)."""
-    return load_settings(path).model_dump()
 
 
 def with_overrides(

@@ -29,11 +29,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_json
 from rucola.names import check_name, child, inside_repository
 from rucola.ownership import in_scratch, is_owned_file, remove, remove_empty_folder
-from rucola.params import lookup
+from rucola.settings import GenerationSource, Params
 
 ROOT = Path("reports/inputs")
 INDEX = "_params.json"
@@ -54,35 +56,37 @@ FAMILIES = [
 ]
 
 
+def _value(params: Params, family: str) -> Any:
+    """The value of the dotted key ``family`` (``filter.frequency.path``)."""
+    value: Any = params
+    for part in family.split("."):
+        value = getattr(value, part)
+    return value
+
+
 def _entries(value: Any, family: str) -> list[tuple[str, str]]:
-    """(name, path) per input a family's params value names; name = path, or the id."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, str | Path):
-        value = [value]
+    """(name, path) per input a family's params value names; name = path, or the id. The
+    schema has made every family a list (or a mapping), each item a path or a section
+    with one."""
+    items: Iterable[tuple[str | None, Any]]
     if isinstance(value, dict):  # a mapping's order means nothing: sorted by id
-        items: Iterable[tuple[str | None, Any]] = sorted(value.items(), key=lambda i: str(i[0]))
-    elif isinstance(value, list | tuple):
-        items = ((None, v) for v in value)
+        items = sorted(value.items(), key=lambda i: str(i[0]))
     else:
-        raise RucolaError(f"{family} must be a list of paths, got {value!r}", "params.yaml")
+        items = ((None, v) for v in value)
     entries = []
     for key, item in items:
-        raw = item.get("path") if isinstance(item, dict) else item
-        if not isinstance(raw, str | Path) or not str(raw):
-            raise RucolaError(f"{family}: every entry needs a path, got {item!r}", "params.yaml")
-        path = inside_repository(raw, family)
+        path = inside_repository(item.path if isinstance(item, BaseModel) else item, family)
         if key is not None:
             check_name(key, f"{family}[{key!r}]")
         entries.append((str(key) if key is not None else path, path))
     return entries
 
 
-def named(params: dict[str, Any], family: str) -> list[tuple[str, str]]:
+def named(params: Params, family: str) -> list[tuple[str, str]]:
     """(fingerprint name, path) of every input that ``family`` names in ``params``."""
     if family not in FAMILIES:
         raise RucolaError(f"unknown input family {family!r}", hint=f"one of {', '.join(FAMILIES)}")
-    return _entries(lookup(params, family), family)
+    return _entries(_value(params, family), family)
 
 
 def fingerprint(path: str | Path) -> dict[str, Any]:
@@ -119,10 +123,9 @@ def _pair_files(path: str) -> list[Path]:
     return [pure]
 
 
-def _is_pairs(settings: Any, path: str) -> bool:
-    fmt = settings.get("format") if isinstance(settings, dict) else None
-    if fmt:
-        return fmt == "pairs"
+def _is_pairs(settings: GenerationSource, path: str) -> bool:
+    if settings.format:
+        return settings.format == "pairs"
     suffix = Path(path).suffix.lower()
     return suffix in {".rus", ".eng", ".ru", ".en"} or not suffix
 
@@ -192,7 +195,7 @@ def prune(family: str, keep: Iterable[str], root: Path = ROOT) -> list[Path]:
     return removed
 
 
-def track(params: dict[str, Any], family: str, path: str | Path, name: str | None = None) -> Path:
+def track(params: Params, family: str, path: str | Path, name: str | None = None) -> Path:
     """Write the fingerprint of one input ``family`` names (``track_index`` prunes the
     family's stale ones)."""
     normal = inside_repository(path, family)
@@ -207,7 +210,7 @@ def track(params: dict[str, Any], family: str, path: str | Path, name: str | Non
         )
     if wanted == INDEX[: -len(".json")]:
         raise RucolaError(f"{wanted!r} is reserved for the index of {family}", normal)
-    if family == SOURCES and _is_pairs(lookup(params, SOURCES)[wanted], normal):
+    if family == SOURCES and _is_pairs(params.generate.sources[wanted], normal):
         content = _files_fingerprint(_pair_files(normal))  # the reader reads both sides
     else:
         content = fingerprint(normal)
@@ -217,24 +220,21 @@ def track(params: dict[str, Any], family: str, path: str | Path, name: str | Non
     return target
 
 
-def track_generator(params: dict[str, Any], name: str) -> Path:
+def track_generator(params: Params, name: str) -> Path:
     """``reports/inputs/generate.generators/NAME.json``: the settings and fingerprints of
     the sources one generator reads (nothing when it is disabled)."""
-    generate = params.get("generate") or {}
-    generators = generate.get("generators") or {}
+    generators = params.generate.generators
     if name not in generators:
         raise RucolaError(
             f"no generator '{name}' in generate.generators",
             "params.yaml",
             hint=f"defined: {', '.join(sorted(generators)) or 'none'}",
         )
-    settings = generators[name] or {}
-    enabled = bool(settings.get("enabled", True)) if isinstance(settings, dict) else True
-    ids = settings.get("sources") if isinstance(settings, dict) else None
-    ids = [ids] if isinstance(ids, str) else list(ids or [])
-    known = generate.get("sources") or {}
+    generator = generators[name]
+    enabled = generator.enabled
+    known = params.generate.sources
     sources: dict[str, Any] = {}
-    for source_id in ids if enabled else []:
+    for source_id in generator.sources if enabled else []:
         if source_id not in known:
             raise RucolaError(
                 f"generator '{name}': no source '{source_id}' in generate.sources",
@@ -251,7 +251,7 @@ def track_generator(params: dict[str, Any], name: str) -> Path:
                 hint="run `dvc repro` (its track_source stage writes it)",
             ) from None
         sources[str(source_id)] = {
-            "settings": known[source_id],
+            "settings": known[source_id].model_dump(),
             "input": {k: data.get(k) for k in ("path", "kind", "sha256", "size")},
         }
     record = {"family": GENERATORS, "name": name, "enabled": enabled, "sources": sources}
@@ -260,7 +260,7 @@ def track_generator(params: dict[str, Any], name: str) -> Path:
     return target
 
 
-def track_index(params: dict[str, Any]) -> dict[str, list[str]]:
+def track_index(params: Params) -> dict[str, list[str]]:
     """Write every family's ``_params.json`` and remove the fingerprints params no longer
     name; returns the names per family."""
     every = {family: named(params, family) for family in FAMILIES}  # all checked first
@@ -273,7 +273,7 @@ def track_index(params: dict[str, Any]) -> dict[str, list[str]]:
         )
         prune(family, names)
         result[family] = names
-    generators = sorted(str(n) for n in (params.get("generate") or {}).get("generators") or {})
+    generators = sorted(params.generate.generators)
     for name in generators:
         check_name(name, f"{GENERATORS}[{name!r}]")
     write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
@@ -281,7 +281,6 @@ def track_index(params: dict[str, Any]) -> dict[str, list[str]]:
     result[GENERATORS] = generators
     # merge_candidates depends on the folder of every generator's candidates; with no
     # generator at all (rebuilding a published release) it is empty, but it must exist.
-    out_dir = (params.get("generate") or {}).get("out_dir")
-    if out_dir:
-        Path(inside_repository(out_dir, "generate.out_dir")).mkdir(parents=True, exist_ok=True)
+    out_dir = inside_repository(params.generate.out_dir, "generate.out_dir")
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
     return result

@@ -18,6 +18,7 @@ COPY = [
     "data/sample",
     "reports/inputs",
     "corpus",
+    "annotation",
     "generation",
     "validation",
     "release",

@@ -2,9 +2,9 @@
 validation report under ``data/``, the public, private and CSV folders under ``out/``."""
 
 RELEASE_PARAMS = (
+    "split:\n  out: data/split.parquet\n"  # what release reads (split.out, validate.report)
+    "validate:\n  report: data/validation.json\n"
     "release:\n"
-    "  input: data/split.parquet\n"
-    "  validation: data/validation.json\n"
     "  out: out/rucola\n"
     "  private: out/private\n"
     "  compat: out/rucola_csv\n"

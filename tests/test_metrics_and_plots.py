@@ -158,7 +158,7 @@ def test_exp_show_only_changed_compares_a_change_readably(project: Path):
     and the metrics it moved, whole, in 120 columns; the run cache puts the build back."""
     before = (project / "params.yaml").read_text(encoding="utf-8")
     # Edited as text: a YAML dump would reorder every mapping, which DVC shows as changed.
-    at = before.index("min_ipm: 1.0", before.index("\nfilter:\n"))
+    at = before.index("min_ipm: 1.0", before.index("\nfilter:"))
     changed = before[:at] + "min_ipm: 2.0" + before[at + len("min_ipm: 1.0") :]
     (project / "params.yaml").write_text(changed, encoding="utf-8")
     try:

@@ -1,9 +1,9 @@
 """Installing the project adds one import name, ``rucola``, and nothing else.
 
-The design card's folders (``corpus/``, ``generation/``, ``validation/``, ``release/``) stay
-at the top of the repository and are mapped into the package by ``pyproject.toml``; a wheel
-built from a copy of the sources must hold them under ``rucola/`` only, with the card
-template beside ``rucola/release/``.
+The stage folders (``corpus/``, ``annotation/``, ``generation/``, ``validation/``,
+``release/``) stay at the top of the repository and are mapped into the package by
+``pyproject.toml``; a wheel built from a copy of the sources must hold them under
+``rucola/`` only, with the dataset card's template beside ``rucola/release/``.
 """
 
 from __future__ import annotations

@@ -338,13 +338,14 @@ def test_track_refuses_inputs_outside_the_repository(project: Path, path: str):
 
 
 def test_track_fingerprints_both_sides_of_a_pair(tmp_path: Path, monkeypatch):
+    from rucola.settings import Params
     from rucola.track import track
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data").mkdir()
     (tmp_path / "data/pair.rus").write_text("Привет.\n", encoding="utf-8")
     (tmp_path / "data/pair.eng").write_text("Hello.\n", encoding="utf-8")
-    params = {"generate": {"sources": {"Pair": {"path": "data/pair.rus"}}}}
+    params = Params.model_validate({"generate": {"sources": {"Pair": {"path": "data/pair.rus"}}}})
     record = json.loads(track(params, "generate.sources", "data/pair.rus", "Pair").read_text())
     assert [f["name"] for f in record["files"]] == ["data/pair.rus", "data/pair.eng"]
     (tmp_path / "data/pair.eng").write_text("Hi.\n", encoding="utf-8")

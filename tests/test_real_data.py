@@ -24,8 +24,8 @@ def write_params(root: Path, shared: Path, files: list[str], **extract) -> None:
             "sources": [{"path": str(shared / "rucola" / f), "type": "rucola_csv"} for f in files],
             **extract,
         },
-        # no crowd round here: the extracted rows are what measure reads
-        "measure": {"input": "data/interim/in_domain.parquet"},
+        # no crowd round here: the extracted rows are what measure reads (annotate.corpus.out)
+        "annotate": {"corpus": {"out": "data/interim/in_domain.parquet"}},
         "filter": {"frequency": {"source": "rnc", "path": str(shared / "rnc/freqrnc2011.tsv")}},
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")

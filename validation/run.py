@@ -21,7 +21,7 @@ import re  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
@@ -30,20 +30,25 @@ from rucola.corpus.pin import id_scopes  # noqa: E402
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import atomic_dir, file_sha256, write_json  # noqa: E402
 from rucola.stage import read_frame  # noqa: E402
-from rucola.validation.suite import (  # noqa: E402
+from rucola.validation.balance import (  # noqa: E402
     BALANCE,
     BALANCE_ID_COLUMNS,
     NEW_ROWS,
+    balance_table,
+    placed_new,
+)
+from rucola.validation.suite import (  # noqa: E402
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
     ROW_ID_COLUMNS,
     ROWS,
     Check,
     all_checks,
-    balance_table,
     build_suite,
-    placed_new,
 )
+
+if TYPE_CHECKING:
+    from rucola.settings import Params
 
 REPORT_ROWS = 50  # offending rows per expectation kept in the report
 SUMMARY_ROWS = 10  # ... and printed by ValidationResult.summary()
@@ -292,16 +297,20 @@ def _build_docs(context, docs_dir: Path) -> None:
 
 def validate_split(
     input_path: str | Path,
-    params: dict,
+    params: Params,
     report_path: str | Path,
     docs_dir: str | Path | None,
 ) -> ValidationResult:
-    """Validate the split stage's parquet; write the JSON report and (optionally) Data Docs."""
+    """Validate the split stage's parquet; write the JSON report and (optionally) Data Docs.
+
+    ``params``: the whole typed params, since the checks hold the data to the bounds of
+    three stages (``validate``, ``split.ratios`` and ``split.new_rows``, the filter's token
+    bounds)."""
     input_path = Path(input_path)
     frame = _read(input_path)
     digest = file_sha256(input_path)
     checks = all_checks(params)
-    balance = balance_table(frame, params)
+    balance = balance_table(frame, params.validate, params.split)
 
     context = _context()
     results = _run(context, checks, {ROWS: frame, BALANCE: balance}, digest)

@@ -1,21 +1,15 @@
-"""The expectation suites of the validate stage, and the derived table they check.
+"""The expectation suites of the validate stage.
 
 Two tables go through Great Expectations: the split data itself (one row per sentence) and
-a small derived table with one row per check x domain x rows checked x split (split sizes
-against ``split.ratios``, acceptable shares against the domain's), so that every rule,
-row-level or distributional, ends up in one GX run and one report. Each expectation
-carries a readable name in ``meta["name"]``; results are matched back to their check by
-that name.
+a small derived table with one row per check x domain x rows checked x split
+(``validation.balance``: split sizes against ``split.ratios``, acceptable shares against
+the domain's), so that every rule, row-level or distributional, ends up in one GX run and
+one report. Each expectation carries a readable name in ``meta["name"]``; results are
+matched back to their check by that name.
 
-Which rows are balanced: a domain without pinned rows as a whole; in a domain with pinned
-rows (a published release's) the new rows only (``corpus.pin.new_rows``), which the split
-stage splits among themselves, so their own shares must match ``split.ratios``; with
-``split.new_rows`` naming one split, a row-level check instead wants every new row of such
-a domain there. The pinned rows' splits are the pinned release's (the pinned-split check
-covers them).
-
-Tolerances scale with the split's size (:func:`size_tolerance`,
-:func:`share_tolerance`): a configured 0.02 cannot be met by a split of 12 rows.
+The suites read typed params: the schema already holds every value to its type and range,
+so nothing here checks them again. A bound the schema allows to be null (``filter``'s
+``min_tokens`` and ``max_tokens``: "off") is off here too, as in the filter.
 """
 
 from __future__ import annotations
@@ -24,29 +18,23 @@ import os
 
 os.environ["GX_ANALYTICS_ENABLED"] = "False"  # before great_expectations is imported
 
-import math  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
-from typing import Any  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
 import great_expectations as gx  # noqa: E402
 import great_expectations.expectations as gxe  # noqa: E402
-import pandas as pd  # noqa: E402
 import pyarrow as pa  # noqa: E402
 from great_expectations.expectations.row_conditions import Column  # noqa: E402
 
 from rucola.corpus import schema  # noqa: E402
 from rucola.corpus.normalize import unprintable_class  # noqa: E402
-from rucola.corpus.pin import (  # noqa: E402
-    STRATIFIED,
-    new_rows,
-    new_rows_policy,
-    placed_by_policy,
-)
-from rucola.errors import RucolaError  # noqa: E402
-from rucola.settings import split_ratios as check_split_ratios  # noqa: E402
+from rucola.corpus.pin import STRATIFIED  # noqa: E402
+from rucola.validation.balance import ACCEPTABLE_SHARE, BALANCE, SPLIT_SIZE  # noqa: E402
+
+if TYPE_CHECKING:
+    from rucola.settings import Filter, Params, Validate
 
 ROWS = "rows"  # the split data
-BALANCE = "balance"  # the derived table of split sizes and label shares
 
 # The split row's columns by type, from the one schema (``corpus.schema``).
 STRING_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_string)
@@ -62,24 +50,6 @@ OPTIONAL_COLUMNS = ["published_id", "pinned_split", "id_scope", "sentence_key", 
 
 # Columns that name an offending row in the results (GX's unexpected_index_column_names).
 ROW_ID_COLUMNS = ["split", "id", "origin", "sentence"]
-BALANCE_ID_COLUMNS = ["check", "domain", "rows_of", "split"]
-BALANCE_COLUMNS = [
-    "check",
-    "domain",
-    "rows_of",
-    "split",
-    "rows",
-    "observed",
-    "target",
-    "deviation",
-    "tolerance",
-    "excess",
-]
-ALL_ROWS = "all"  # rows_of: the domain's rows (a domain without pinned rows)
-NEW_ROWS = "new"  # rows_of: the domain's new rows (it has pinned rows)
-
-SPLIT_SIZE = "split_size"
-ACCEPTABLE_SHARE = "acceptable_share"
 HALLUCINATION = "Hallucination"
 
 # Whitespace as literal characters, so the pattern means the same to Python's ``re`` and to
@@ -132,48 +102,33 @@ def _named(expectation: gxe.Expectation, name: str) -> gxe.Expectation:
     return expectation
 
 
-def _section(params: dict[str, Any], name: str) -> dict[str, Any]:
-    section = params.get(name)
-    if not isinstance(section, dict):
-        raise RucolaError(f"params have no '{name}' section", "params.yaml")
-    return section
+def _tokens_check(filter_: Filter) -> list[tuple[str, gxe.Expectation, bool]]:
+    """The token-count check of the filter's bounds. A bound that is null is off, as it
+    is in the filter; with both off there is no check."""
+    low, high = filter_.min_tokens, filter_.max_tokens
+    if low is None and high is None:
+        return []
+    if low is None:
+        name = f"n_tokens: at most {high}"
+    elif high is None:
+        name = f"n_tokens: at least {low}"
+    else:
+        name = f"n_tokens: between {low} and {high}"
+    expectation = gxe.ExpectColumnValuesToBeBetween(
+        column="n_tokens", min_value=low, max_value=high
+    )
+    return [(name, expectation, True)]
 
 
-def _number(section: dict[str, Any], key: str, where: str) -> float:
-    value = section.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise RucolaError(f"{where}.{key} must be a number, not {value!r}", "params.yaml")
-    return value
-
-
-def error_types(params: dict[str, Any]) -> list[str]:
-    types = _section(params, "validate").get("error_types")
-    if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
-        raise RucolaError(
-            f"validate.error_types must be a non-empty list of names, not {types!r}",
-            "params.yaml",
-        )
-    return list(types)
-
-
-def split_ratios(params: dict[str, Any], domain: str) -> list[float]:
-    ratios = _section(params, "split").get("ratios", {}).get(domain)
-    if ratios is None:
-        raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
-    return check_split_ratios(ratios, f"split.ratios.{domain}")
-
-
-def row_checks(params: dict[str, Any]) -> list[Check]:
+def row_checks(params: Params) -> list[Check]:
     """The expectations on the split data, in report order."""
-    flt = _section(params, "filter")
-    min_tokens = _number(flt, "min_tokens", "filter")
-    max_tokens = _number(flt, "max_tokens", "filter")
-    types = error_types(params)
+    settings = params.validate
+    types = list(settings.error_types)
     # validate.exempt_published: a published release rebuilt as it is keeps its repeats and
     # artefacts; the text checks then look at the other rows only.
-    exempt: dict[str, Any] = {}
+    exempt: dict[str, object] = {}
     exempt_name = ""
-    if _section(params, "validate").get("exempt_published", False):
+    if settings.exempt_published:
         exempt = {"row_condition": Column("published_id").is_null()}
         exempt_name = " (rows of a published release exempt)"
     checks: list[tuple[str, gxe.Expectation, bool]] = [
@@ -283,13 +238,9 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             ),
             True,
         ),
-        (
-            f"n_tokens: between {min_tokens} and {max_tokens}",
-            gxe.ExpectColumnValuesToBeBetween(
-                column="n_tokens", min_value=min_tokens, max_value=max_tokens
-            ),
-            True,
-        ),
+    ]
+    checks += _tokens_check(params.filter)
+    checks += [
         (
             "sentence: unique across all splits" + exempt_name,
             gxe.ExpectColumnValuesToBeUnique(column="sentence_key", **exempt),
@@ -319,7 +270,7 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
             True,
         ),
     ]
-    policy = new_rows_policy(_section(params, "split"))
+    policy = params.split.new_rows
     if policy != STRATIFIED:
         checks.append(
             (
@@ -333,41 +284,10 @@ def row_checks(params: dict[str, Any]) -> list[Check]:
     return [Check(name, ROWS, _named(e, name), row_level) for name, e, row_level in checks]
 
 
-def size_tolerance(configured: float, rows: int, largest_group: int) -> float:
-    """How far a split's share of the rows may be from its ratio.
-
-    Not a binomial error: split sizes are not drawn at random. The split stage places whole
-    groups, per label, in the split furthest behind its ratio, which keeps every split
-    within one group of its target per label, so within two groups over both labels (6,000
-    simulated domains of 2 to 360 rows never came off by more than 1.2 groups). A share
-    can therefore miss its ratio by ``2 * largest_group / rows`` through rounding alone,
-    and on 40 new rows, where one row is 0.025, a configured 0.02 would fail a split that
-    is as close as whole rows allow. The tolerance is the larger of the two: the
-    configured one wherever the split is large enough to meet it, and still tight enough
-    that a misplaced handful of rows fails (5 of 100 rows: 0.05 > 0.02). A binomial
-    tolerance, as for the acceptable share, would let 5 misplaced rows of 100 pass (0.08).
-    """
-    if rows <= 0:
-        return configured
-    return max(configured, 2 * largest_group / rows)
-
-
-def share_tolerance(configured: float, share: float, rows: int) -> float:
-    """How far a split's acceptable share may be from its domain's: the larger of the
-    configured one and two binomial standard errors, ``2 * sqrt(p (1 - p) / n)``, with
-    ``p`` the domain's acceptable share and ``n`` the split's rows. A split of 12 rows
-    cannot hold a share of 0.55 closer than 7/12 = 0.583; the configured 0.03 is for
-    splits of hundreds of rows."""
-    if rows <= 0:
-        return configured
-    return max(configured, 2 * math.sqrt(share * (1 - share) / rows))
-
-
-def balance_checks(params: dict[str, Any]) -> list[Check]:
-    """The expectations on :func:`balance_table`, in report order."""
-    validate = _section(params, "validate")
-    max_split = _number(validate, "max_split_deviation", "validate")
-    max_share = _number(validate, "max_acceptable_share_deviation", "validate")
+def balance_checks(settings: Validate) -> list[Check]:
+    """The expectations on ``validation.balance.balance_table``, in report order."""
+    max_split = settings.max_split_deviation
+    max_share = settings.max_acceptable_share_deviation
     checks = [
         (
             f"split sizes: within max({max_split}, 2 groups / rows) of split.ratios",
@@ -395,8 +315,10 @@ def balance_checks(params: dict[str, Any]) -> list[Check]:
     return [Check(name, BALANCE, _named(e, name), True) for name, e in checks]
 
 
-def all_checks(params: dict[str, Any]) -> list[Check]:
-    checks = row_checks(params) + balance_checks(params)
+def all_checks(params: Params) -> list[Check]:
+    """Every check of the validate stage, in report order (the split data's, then the
+    balance table's)."""
+    checks = row_checks(params) + balance_checks(params.validate)
     names = [c.name for c in checks]
     if len(set(names)) != len(names):  # results are matched back by name
         raise AssertionError(f"duplicate check names: {names}")
@@ -405,124 +327,3 @@ def all_checks(params: dict[str, Any]) -> list[Check]:
 
 def build_suite(name: str, checks: list[Check]) -> gx.ExpectationSuite:
     return gx.ExpectationSuite(name=name, expectations=[c.expectation for c in checks])
-
-
-def placed_new(frame: pd.DataFrame) -> pd.Series:
-    """1 for a row ``split.new_rows`` places (:func:`corpus.pin.placed_by_policy`), 0 for
-    every other row: a column GX's row conditions can compare."""
-    return placed_by_policy(frame).astype("int64")
-
-
-def balance_table(frame: pd.DataFrame, params: dict[str, Any]) -> pd.DataFrame:
-    """One row per check x domain x rows checked x split: observed share, target share,
-    deviation, tolerance and ``excess`` (deviation minus tolerance: > 0 fails).
-
-    ``rows_of`` is ``all`` for a domain without pinned rows and ``new`` for the new rows of
-    a domain with pinned rows (see the module's docstring; none with ``split.new_rows``
-    naming a split, which a row-level check covers). ``split_size`` rows compare a split's
-    share of those rows with ``split.ratios`` (:func:`size_tolerance`);
-    ``acceptable_share`` rows compare the split's share of acceptable rows with that of
-    all those rows (:func:`share_tolerance`; ``observed`` is null for an empty split).
-    Domains without rows, and values that are not domains at all (the domain check names
-    those), have no rows here.
-    """
-    validate = _section(params, "validate")
-    max_split = _number(validate, "max_split_deviation", "validate")
-    max_share = _number(validate, "max_acceptable_share_deviation", "validate")
-    stratified = new_rows_policy(_section(params, "split")) == STRATIFIED
-    rows: list[dict[str, Any]] = []
-    label = pd.to_numeric(frame["label"], errors="coerce")
-    pinned = frame["pinned_split"].notna()  # validation.run._read adds it when absent
-    new = new_rows(frame).to_numpy()
-    for domain in schema.DOMAINS:
-        in_domain = (frame["domain"] == domain).to_numpy()
-        if not in_domain.any():
-            continue
-        if not pinned[in_domain].any():
-            checked, rows_of = in_domain, ALL_ROWS
-        elif stratified and (in_domain & new).any():
-            checked, rows_of = in_domain & new, NEW_ROWS
-        else:  # only the pin's (published) splits, or new rows sent to one split
-            continue
-        total = int(checked.sum())
-        groups = frame.loc[checked, "group"].value_counts()  # null groups: the row check's
-        largest = int(groups.max()) if len(groups) else 1
-        ratios = split_ratios(params, domain)
-        domain_share = float(label[checked].mean())
-        for split, ratio in zip(schema.SPLITS, ratios, strict=True):
-            part = checked & (frame["split"] == split).to_numpy()
-            count = int(part.sum())
-            deviation = abs(count / total - ratio)
-            tolerance = size_tolerance(max_split, total, largest)
-            rows.append(
-                _balance_row(
-                    SPLIT_SIZE,
-                    domain,
-                    rows_of,
-                    split,
-                    count,
-                    count / total,
-                    ratio,
-                    deviation,
-                    tolerance,
-                )
-            )
-            share = float(label[part].mean()) if count else None
-            rows.append(
-                _balance_row(
-                    ACCEPTABLE_SHARE,
-                    domain,
-                    rows_of,
-                    split,
-                    count,
-                    share,
-                    domain_share,
-                    None if share is None else abs(share - domain_share),
-                    share_tolerance(max_share, domain_share, count),
-                )
-            )
-    table = pd.DataFrame(rows, columns=BALANCE_COLUMNS)
-    return table.astype(
-        {
-            "check": "str",
-            "domain": "str",
-            "rows_of": "str",
-            "split": "str",
-            "rows": "int64",
-            "observed": "float64",
-            "target": "float64",
-            "deviation": "float64",
-            "tolerance": "float64",
-            "excess": "float64",
-        }
-    )
-
-
-def _balance_row(
-    check: str,
-    domain: str,
-    rows_of: str,
-    split: str,
-    rows: int,
-    observed: float | None,
-    target: float,
-    deviation: float | None,
-    tolerance: float,
-) -> dict[str, Any]:
-    """One row of the balance table, rounded to 6 places (the report's precision)."""
-
-    def rounded(value: float | None) -> float | None:
-        return None if value is None else round(value, 6)
-
-    return {
-        "check": check,
-        "domain": domain,
-        "rows_of": rows_of,
-        "split": split,
-        "rows": rows,
-        "observed": rounded(observed),
-        "target": rounded(target),
-        "deviation": rounded(deviation),
-        "tolerance": rounded(tolerance),
-        "excess": None if deviation is None else round(rounded(deviation) - rounded(tolerance), 6),
-    }

@@ -18,7 +18,7 @@ the split keeps them together.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,9 @@ import pyarrow as pa
 from rucola.corpus.dedup import exact_roots, loosen, near_roots, sentence_key
 from rucola.corpus.schema import IN_DOMAIN, LEARNER, OUT_OF_DOMAIN
 from rucola.rules import FilterRule, Verdict
+
+if TYPE_CHECKING:
+    from rucola.settings import NearDuplicates
 
 
 @dataclass
@@ -64,7 +67,7 @@ def _union_groups(
 
 def find_duplicates(
     frame: pd.DataFrame,
-    settings: dict[str, Any],
+    settings: NearDuplicates,
     reference: pd.DataFrame | None = None,
 ) -> Duplicates:
     ref_sentences = [] if reference is None else reference["sentence"].tolist()
@@ -91,13 +94,13 @@ def find_duplicates(
     exact = exact_roots(keys)
     distinct = np.flatnonzero(exact == np.arange(len(keys)))
     near = np.arange(len(keys))
-    if settings.get("enabled", True) and len(distinct) > 1:
+    if settings.enabled and len(distinct) > 1:
         sub = near_roots(
             [keys[i] for i in distinct],
-            threshold=float(settings["threshold"]),
-            shingle=int(settings["shingle"]),
-            num_perm=int(settings["num_perm"]),
-            seed=int(settings["seed"]),
+            threshold=float(settings.threshold),
+            shingle=settings.shingle,
+            num_perm=settings.num_perm,
+            seed=settings.seed,
         )
         near[distinct] = distinct[sub]
     near = near[exact]  # an exact repeat joins its original's cluster
@@ -166,7 +169,7 @@ class DuplicateRule(FilterRule):
 
     name = "duplicates"
 
-    def __init__(self, settings: dict[str, Any], reference: pd.DataFrame | None = None) -> None:
+    def __init__(self, settings: NearDuplicates, reference: pd.DataFrame | None = None) -> None:
         self.settings = settings
         self.reference = reference
         self.clusters = 0
@@ -181,4 +184,4 @@ class DuplicateRule(FilterRule):
         return Verdict(found.reason, found.of, rows)
 
     def params(self) -> dict[str, object]:
-        return {k: self.settings[k] for k in sorted(self.settings)}
+        return dict(sorted(self.settings.model_dump().items()))

@@ -4,11 +4,17 @@ not rare vocabulary."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from rucola.corpus.filters.registry import THRESHOLDS
 from rucola.rules import RowRule
+
+if TYPE_CHECKING:
+    from rucola.settings import Filter, Screen
 
 
 def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.ndarray:
@@ -25,8 +31,16 @@ def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.
     return share.astype(np.float64)
 
 
+@THRESHOLDS.register(order=20)
 class HighFrequencyShareRule(RowRule):
     name = "high_freq_share"
+
+    @classmethod
+    def from_settings(cls, section: Filter | Screen) -> HighFrequencyShareRule | None:
+        """Off when ``min_high_freq_share`` is null."""
+        if section.min_high_freq_share is None:
+            return None
+        return cls(section.min_high_freq_share)
 
     def __init__(self, min_share: float) -> None:
         self.min_share = min_share

@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyarrow as pa
 
+from rucola.corpus.filters.registry import THRESHOLDS
 from rucola.rules import RowRule
 
+if TYPE_CHECKING:
+    from rucola.settings import Filter, Screen
 
+
+@THRESHOLDS.register(order=10)
 class TokenCountRule(RowRule):
     name = "token_count"
+
+    @classmethod
+    def from_settings(cls, section: Filter | Screen) -> TokenCountRule | None:
+        """Off when both bounds are null (rebuilding a published release keeps every row)."""
+        low, high = section.min_tokens, section.max_tokens
+        if low is None and high is None:
+            return None
+        return cls(0 if low is None else low, 10**9 if high is None else high)
 
     def __init__(self, min_tokens: int, max_tokens: int) -> None:
         if min_tokens > max_tokens:

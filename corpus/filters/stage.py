@@ -1,11 +1,13 @@
 """The filter and screen stages: thresholds over measured attributes, then duplicates.
 
-``filter`` runs over the measured corpus rows with the ``filter`` section, ``screen`` (the
-same code) over the measured candidates before annotation with the ``screen`` section
-alone: its own thresholds, near-duplicate settings, paths and reference set, so that an
-experiment on the corpus filter never reruns screening nor invalidates answers. The
-rules run in order, each on the rows the earlier ones kept (``corpus.filters.base``):
-``too_few_tokens`` / ``too_many_tokens``, ``low_frequency_words``, then ``duplicate`` /
+``filter`` runs over the measured corpus rows (``measure.out``) with the ``filter``
+section, ``screen`` (the same code) over the measured candidates before annotation with the
+``screen`` section alone: its own thresholds, near-duplicate settings and paths (its
+reference set is always the in-domain rows, ``extract.out``), so that an experiment on the
+corpus filter never reruns screening nor invalidates answers. The threshold rules the
+section turns on (``registry.THRESHOLDS``, in their order: ``too_few_tokens`` /
+``too_many_tokens``, ``low_frequency_words``, then any rule registered later) run first,
+each on the rows the earlier ones kept (``rucola.rules.apply_rules``), then ``duplicate`` /
 ``near_duplicate`` (``detail`` names the row repeated). Kept rows, set-aside rows, the
 token-length plot and the report are written together (``rucola.stage.StageRun``): a
 run that fails at the plot leaves the previous outputs as they were.
@@ -13,8 +15,9 @@ run that fails at the plot leaves the previous outputs as they were.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -22,29 +25,24 @@ import pyarrow as pa
 
 from rucola.corpus import schema
 from rucola.corpus.filters.duplicates import DuplicateRule
-from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
-from rucola.corpus.filters.length import TokenCountRule
+from rucola.corpus.filters.frequency import high_freq_share
+from rucola.corpus.filters.registry import THRESHOLDS
 from rucola.corpus.plots import token_length_histogram
 from rucola.errors import RucolaError
 from rucola.rules import FilterRule, apply_rules
 from rucola.stage import StageRun, read_table
 
+if TYPE_CHECKING:
+    from rucola.settings import Filter, Screen
 
-def build_rules(params: dict[str, Any]) -> list[FilterRule]:
-    """The threshold rules; a threshold set to null is off (rebuilding a published release
-    keeps every row it has)."""
-    rules: list[FilterRule] = []
+
+def build_rules(settings: Filter | Screen) -> list[FilterRule]:
+    """The threshold rules the section turns on (``registry.THRESHOLDS``, in order); a
+    threshold set to null is off (rebuilding a published release keeps every row it has)."""
     try:
-        low, high = params["min_tokens"], params["max_tokens"]
-        if low is not None or high is not None:
-            rules.append(
-                TokenCountRule(0 if low is None else int(low), 10**9 if high is None else int(high))
-            )
-        if params["min_high_freq_share"] is not None:
-            rules.append(HighFrequencyShareRule(float(params["min_high_freq_share"])))
+        return THRESHOLDS.build(settings)
     except ValueError as exc:
         raise RucolaError(str(exc), "params.yaml") from None
-    return rules
 
 
 # The columns filter and screen compute with, as ``read_table`` checks them: a count or
@@ -68,7 +66,7 @@ def _column(table: pa.Table, name: str, default: Any) -> pa.ChunkedArray | pa.Ar
     return pa.array([default] * table.num_rows, pa.string())
 
 
-def _read_reference(paths: list[str] | None) -> pd.DataFrame | None:
+def _read_reference(paths: Sequence[str] | None) -> pd.DataFrame | None:
     if not paths:
         return None
     frames = []
@@ -103,24 +101,30 @@ def _origins(table: pa.Table) -> pa.Table:
     return table.append_column("origin", table.column("candidate_id").cast(pa.string()))
 
 
-def run_filter(params: dict[str, Any], stage: str = "filter") -> dict[str, Any]:
+def run_filter(
+    settings: Filter | Screen,
+    source: str | Path,
+    reference: Sequence[str] | None = None,
+    stage: str = "filter",
+) -> dict[str, Any]:
     """Thresholds, then duplicates; columns stay in Arrow so a million rows fit in memory.
 
-    ``stage`` names the run in the set-aside rows (``filter`` or ``screen``)."""
-    thresholds = build_rules(params)
-    duplicates = DuplicateRule(params["near_duplicates"], _read_reference(params.get("reference")))
-    plot, plot_png = Path(params["plot"]), Path(params["plot_png"])
+    ``source``: the measured rows (``measure.out``, or ``screen.input`` for candidates);
+    ``reference``: parquet files whose rows rank first and are never set aside
+    (``filter.reference``; for screen, the in-domain rows ``extract.out``); ``stage``
+    names the run in the set-aside rows (``filter`` or ``screen``)."""
+    thresholds = build_rules(settings)
+    duplicates = DuplicateRule(settings.near_duplicates, _read_reference(reference))
+    plot, plot_png = Path(settings.plot), Path(settings.plot_png)
     with StageRun(
         stage,
-        report=params["report"],
-        out=params["out"],
-        rejected=params["rejected"],
+        report=settings.report,
+        out=settings.out,
+        rejected=settings.rejected,
         outputs=[plot, plot_png],
     ) as run:
         # Passed on, not held: the rules free the full table once the first has split it.
-        outcome = apply_rules(
-            _measured(params["input"], float(params["min_ipm"])), [*thresholds, duplicates]
-        )
+        outcome = apply_rules(_measured(source, float(settings.min_ipm)), [*thresholds, duplicates])
         kept = outcome.kept
         parts = [kept, *(part.rows for part in outcome.set_aside)]
         read = sum(part.num_rows for part in parts)
@@ -145,7 +149,7 @@ def run_filter(params: dict[str, Any], stage: str = "filter") -> dict[str, Any]:
             mean_high_freq_share=round(float(share.mean()), 4) if read else None,
             mean_tokens=round(float(n_tokens.mean()), 2) if read else None,
             rules={rule.name: rule.params() for rule in thresholds}
-            | {"frequency": {"min_ipm": float(params["min_ipm"])}},
+            | {"frequency": {"min_ipm": float(settings.min_ipm)}},
             duplicates={
                 "clusters": duplicates.clusters,
                 "duplicate": int(counts["duplicate"]),

@@ -11,26 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import get_args
 
 from rucola.corpus.sources import lists, rucola_csv, sheets
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
+from rucola.settings import ExtractSource, SourceType
 
 __all__ = ["SOURCE_TYPES", "RawExample", "read_source", "source_files", "source_type"]
 
-SOURCE_TYPES = ("sheet", "list", "rucola_csv", "m2")
-_BY_EXTENSION = {".tsv": "sheet", ".csv": "sheet", ".txt": "list", ".m2": "m2"}
+SOURCE_TYPES: tuple[SourceType, ...] = get_args(SourceType)
+_BY_EXTENSION: dict[str, SourceType] = {
+    ".tsv": "sheet",
+    ".csv": "sheet",
+    ".txt": "list",
+    ".m2": "m2",
+}
 
 
-def source_type(path: Path, declared: str | None) -> str:
+def source_type(path: Path, declared: SourceType | None) -> SourceType:
+    """The declared type (one the schema allows), else the one the extension gives."""
     if declared:
-        if declared not in SOURCE_TYPES:
-            raise RucolaError(
-                f"unknown source type '{declared}'",
-                path,
-                hint=f"use one of {', '.join(SOURCE_TYPES)}",
-            )
         return declared
     kind = _BY_EXTENSION.get(path.suffix.lower())
     if kind is None:
@@ -42,7 +43,7 @@ def source_type(path: Path, declared: str | None) -> str:
     return kind
 
 
-def source_files(path: Path, declared: str | None = None) -> list[Path]:
+def source_files(path: Path, declared: SourceType | None = None) -> list[Path]:
     """A file, or the files of a folder in name order (hidden files and README skipped).
 
     A folder in the published RuCoLA layout (``type`` ``rucola_csv`` or left out) is one
@@ -82,8 +83,8 @@ M2Reader = Callable[[Path], Iterable[RawExample]]
 
 def read_source(
     path: Path,
-    declared_type: str | None,
-    options: dict[str, Any],
+    declared_type: SourceType | None,
+    options: ExtractSource,
     encoding: str,
     m2_reader: M2Reader | None = None,
 ) -> Iterator[RawExample]:

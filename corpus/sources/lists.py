@@ -1,4 +1,4 @@
-"""Example lists: numbered examples as printed in publications (contract §3.2).
+"""Example lists: numbered examples as printed in publications (format: docs/inputs.md).
 
 One example a line: optional numbering (``(12)``, ``12.``, ``12)``, a sub-letter ``а.``),
 then an optional judgment mark, then the sentence. Blank lines are skipped.
@@ -31,11 +31,11 @@ import difflib
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError
+from rucola.settings import ExtractSource
 
 DIRECTIVES = ("source", "error_type")
 # '#', an ASCII identifier and ':' (see the module doc): a directive, known or not.
@@ -77,10 +77,10 @@ def _directive(word: str, path: Path, line: int) -> str:
     )
 
 
-def read_list(path: Path, options: dict[str, Any], encoding: str) -> Iterator[RawExample]:
+def read_list(path: Path, options: ExtractSource, encoding: str) -> Iterator[RawExample]:
     text = read_text(path, encoding)
-    source = options.get("source") or path.stem
-    domain = options.get("domain") or "in_domain"
+    source = options.source or path.stem
+    domain = options.domain or "in_domain"
     error_type: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()
@@ -90,7 +90,7 @@ def read_list(path: Path, options: dict[str, Any], encoding: str) -> Iterator[Ra
         if directive:
             key, value = _directive(directive.group(1), path, number), directive.group(2)
             if key == "source":
-                source = value or options.get("source") or path.stem
+                source = value or options.source or path.stem
             else:
                 error_type = value or None
             continue

@@ -19,7 +19,6 @@ import csv
 import io
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -27,6 +26,7 @@ from rucola.corpus import schema
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError, check_header
+from rucola.settings import ExtractSource
 
 REQUIRED = ("sentence", "acceptable", "error_type", "detailed_source")
 # file name -> (split, domain) in the order the published release lists them
@@ -91,7 +91,7 @@ def _error_type(record: dict) -> str | None:
 
 def read_rucola_csv(
     path: Path,
-    options: dict[str, Any],
+    options: ExtractSource,
     encoding: str,
     split: str | None = None,
     domain: str | None = None,
@@ -99,7 +99,7 @@ def read_rucola_csv(
     """One labelled file: train, validation, or the private gold."""
     domain = (
         domain
-        or options.get("domain")
+        or options.domain
         or ("out_of_domain" if path.name.startswith("out_of_domain") else "in_domain")
     )
     if split is None and path.name in PUBLISHED_FILES:
@@ -192,7 +192,7 @@ def read_test(path: Path, encoding: str, gold: dict[int, tuple[int, dict]]) -> I
 
 
 def read_published_release(
-    folder: Path, options: dict[str, Any], encoding: str
+    folder: Path, options: ExtractSource, encoding: str
 ) -> Iterator[RawExample]:
     """A folder in the published layout, in the published order (see the module doc)."""
     gold = _gold(folder, encoding)

@@ -1,4 +1,4 @@
-"""Judgment sheets: TSV or CSV with a header (contract §3.1).
+"""Judgment sheets: TSV or CSV with a header (format: docs/inputs.md).
 
 A sheet with a header and no example rows (only blank ones, or none) is an error naming
 the file: an empty output would hide a lost or truncated sheet.
@@ -10,16 +10,16 @@ import csv
 import io
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError, check_header
+from rucola.settings import ExtractSource
 
 _KNOWN = {"sentence", "mark", "error_type", "source"}
 
 
-def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[RawExample]:
+def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[RawExample]:
     text = read_text(path, encoding)
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
@@ -39,8 +39,8 @@ def read_sheet(path: Path, options: dict[str, Any], encoding: str) -> Iterator[R
             1,
             hint="the header row must name a 'sentence' column",
         )
-    default_source = options.get("source") or path.stem
-    domain = options.get("domain") or "in_domain"
+    default_source = options.source or path.stem
+    domain = options.domain or "in_domain"
     line = reader.line_num
     header_line = line
     rows = 0

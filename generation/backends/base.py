@@ -1,53 +1,37 @@
-"""What every backend shares: the decoding settings and the interface."""
+"""What every backend shares: the decoding checks and the interface."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rucola.errors import RucolaError
+from rucola.params import with_overrides
+from rucola.settings import Decoding
 
 
-@dataclass(frozen=True)
-class Decoding:
-    """Beam search, greedy or nucleus sampling, with the output length bounds."""
-
-    strategy: str
-    num_beams: int
-    top_p: float
-    top_k: int
-    temperature: float
-    num_return_sequences: int
-    max_new_tokens: int
-    min_new_tokens: int
-
-    @classmethod
-    def from_settings(cls, decoding: dict[str, Any], generator: str) -> Decoding:
-        d = cls(
-            strategy=str(decoding["strategy"]),
-            num_beams=int(decoding["num_beams"]) if decoding["strategy"] == "beam" else 1,
-            top_p=float(decoding["top_p"]),
-            top_k=int(decoding["top_k"]),
-            temperature=float(decoding["temperature"]),
-            num_return_sequences=int(decoding["num_return_sequences"]),
-            max_new_tokens=int(decoding["max_new_tokens"]),
-            min_new_tokens=int(decoding["min_new_tokens"]),
+def checked_decoding(decoding: Decoding, generator: str) -> Decoding:
+    """``decoding`` as a backend runs it, after the checks between its keys that the
+    schema's per-key rules cannot make: one beam unless the strategy is beam search, no
+    more sequences than beams, one sequence from greedy decoding, a length range that is
+    not empty. Errors name the generator."""
+    if decoding.strategy != "beam":
+        decoding = with_overrides(decoding, num_beams=1)
+    where = f"generator '{generator}'"
+    if decoding.strategy == "beam" and decoding.num_return_sequences > decoding.num_beams:
+        raise RucolaError(
+            f"{where}: num_return_sequences ({decoding.num_return_sequences}) "
+            f"cannot exceed num_beams ({decoding.num_beams}) with beam search"
         )
-        if d.strategy == "beam" and d.num_return_sequences > d.num_beams:
-            raise RucolaError(
-                f"generator '{generator}': num_return_sequences ({d.num_return_sequences}) "
-                f"cannot exceed num_beams ({d.num_beams}) with beam search"
-            )
-        if d.strategy == "greedy" and d.num_return_sequences != 1:
-            raise RucolaError(f"generator '{generator}': greedy decoding returns one sequence")
-        if d.min_new_tokens > d.max_new_tokens:
-            raise RucolaError(f"generator '{generator}': min_new_tokens > max_new_tokens")
-        return d
+    if decoding.strategy == "greedy" and decoding.num_return_sequences != 1:
+        raise RucolaError(f"{where}: greedy decoding returns one sequence")
+    if decoding.min_new_tokens > decoding.max_new_tokens:
+        raise RucolaError(f"{where}: min_new_tokens > max_new_tokens")
+    return decoding
 
-    @property
-    def width(self) -> int:
-        """Sequences in flight per input, which is what memory scales with."""
-        return max(self.num_beams, self.num_return_sequences)
+
+def width(decoding: Decoding) -> int:
+    """Sequences in flight per input, which is what memory scales with."""
+    return max(decoding.num_beams, decoding.num_return_sequences)
 
 
 class Backend(Protocol):

@@ -2,8 +2,9 @@
 
 CTranslate2 runs Transformer inference in C++ with fused kernels, int8/fp16 weights and
 its own length-sorted token-budget batching; on the CPU it is 5-8x faster than
-transformers (see the generation notes). Conversion (``ct2-transformers-converter``) is
-done once per model folder, quantisation and CTranslate2 version, and cached.
+transformers (the README's benchmark table, ``python benchmarks/generation.py``).
+Conversion (``ct2-transformers-converter``) is done once per model folder, quantisation
+and CTranslate2 version, and cached.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from typing import Any
 
 import ctranslate2
 
-from rucola.generation.backends.base import Decoding, load_tokenizer
+from rucola.generation.backends.base import checked_decoding, load_tokenizer, width
 from rucola.generation.models import ResolvedModel
 from rucola.io import stable_hash
-
-QUANTIZATIONS = {"float32", "float16", "bfloat16", "int8", "int8_float16", "int8_bfloat16"}
+from rucola.settings import Generator
 
 
 def _device() -> str:
@@ -100,19 +100,19 @@ class CTranslate2Backend:
         model: ResolvedModel,
         src_lang: str,
         tgt_lang: str,
-        settings: dict[str, Any],
+        settings: Generator,
         cache_dir: str | Path,
+        generator: str = "",
     ) -> None:
         self.model_id = model.model_id
         self.causal = model.is_causal
-        self.decoding = Decoding.from_settings(settings["decoding"], settings.get("name", ""))
-        device = settings["device"]
+        self.decoding = checked_decoding(settings.decoding, generator)
+        device = settings.device
         self.device = _device() if device == "auto" else device.split(":")[0]
-        dtype = settings["dtype"]
+        # every dtype the schema allows but ``auto`` is a CTranslate2 quantization
+        dtype = settings.dtype
         if dtype == "auto":
             dtype = "float16" if self.device == "cuda" else "int8"
-        if dtype not in QUANTIZATIONS:
-            raise ValueError(f"dtype '{dtype}' is not available with the ctranslate2 backend")
         # Weights are stored at the run's precision so that loading converts nothing.
         folder = convert_once(model, dtype, cache_dir)
         threads = os.cpu_count() or 1
@@ -126,7 +126,7 @@ class CTranslate2Backend:
             common["device_index"] = int(device.split(":")[1])
         engine = ctranslate2.Generator if self.causal else ctranslate2.Translator
         self.engine = engine(str(folder), **common)
-        self.max_batch_tokens = int(settings["max_batch_tokens"])
+        self.max_batch_tokens = settings.max_batch_tokens
         self.stats = {"batches": 0, "oom_retries": 0}
         self.tokenizer, self.prefix = load_tokenizer(model, src_lang, tgt_lang)
         self.special = set(self.tokenizer.all_special_tokens)
@@ -137,7 +137,7 @@ class CTranslate2Backend:
         d = self.decoding
         extra = 1 if self.prefix else 0
         options: dict[str, Any] = {
-            "max_batch_size": max(1, self.max_batch_tokens // d.width),
+            "max_batch_size": max(1, self.max_batch_tokens // width(d)),
             "batch_type": "tokens",
             "max_decoding_length": d.max_new_tokens + extra,
             "min_decoding_length": d.min_new_tokens + extra,

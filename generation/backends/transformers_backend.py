@@ -13,20 +13,32 @@ from typing import Any
 import torch
 from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM
 
-from rucola.generation.backends.base import Decoding, load_tokenizer, resolve_device
+from rucola.errors import RucolaError
+from rucola.generation.backends.base import (
+    checked_decoding,
+    load_tokenizer,
+    resolve_device,
+    width,
+)
 from rucola.generation.batching import iter_token_budget_batches
 from rucola.generation.models import ResolvedModel
+from rucola.settings import Generator
 
+# The schema's dtypes that transformers runs (``int8*`` are CTranslate2's only).
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 
 
-def _dtype(name: str, device: str) -> torch.dtype:
+def _dtype(name: str, device: str, generator: str) -> torch.dtype:
     if name == "auto":
         if device.startswith("cuda"):
             return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
         return torch.float32
     if name not in DTYPES:
-        raise ValueError(f"dtype '{name}' is not available with the transformers backend")
+        raise RucolaError(
+            f"generator '{generator}': dtype '{name}' is not available with the "
+            "transformers backend",
+            hint=f"use one of auto, {', '.join(DTYPES)}, or backend: ctranslate2",
+        )
     return DTYPES[name]
 
 
@@ -34,19 +46,24 @@ class TransformersBackend:
     """One model loaded with transformers, generating for lists of texts."""
 
     def __init__(
-        self, model: ResolvedModel, src_lang: str, tgt_lang: str, settings: dict[str, Any]
+        self,
+        model: ResolvedModel,
+        src_lang: str,
+        tgt_lang: str,
+        settings: Generator,
+        generator: str = "",
     ) -> None:
         self.model_id = model.model_id
         self.family = model.family
-        self.decoding = Decoding.from_settings(settings["decoding"], settings.get("name", ""))
-        self.device = resolve_device(settings["device"])
-        self.max_batch_tokens = int(settings["max_batch_tokens"])
+        self.decoding = checked_decoding(settings.decoding, generator)
+        self.device = resolve_device(settings.device)
+        self.max_batch_tokens = settings.max_batch_tokens
         self.stats = {"batches": 0, "oom_retries": 0}
         self.tokenizer, tgt_token = load_tokenizer(model, src_lang, tgt_lang)
         self.forced_bos = (
             self.tokenizer.convert_tokens_to_ids(tgt_token) if tgt_token is not None else None
         )
-        dtype = _dtype(settings["dtype"], self.device)
+        dtype = _dtype(settings.dtype, self.device, generator)
         loader = AutoModelForCausalLM if model.is_causal else AutoModelForSeq2SeqLM
         self.model = loader.from_pretrained(model.path, dtype=dtype).to(self.device).eval()
         if model.is_causal:
@@ -114,7 +131,7 @@ class TransformersBackend:
         ids: list[list[int]] = encoded["input_ids"]
         results: list[list[str]] = [[] for _ in texts]
         batches = iter_token_budget_batches(
-            [len(x) for x in ids], lambda: self.max_batch_tokens, self.decoding.width
+            [len(x) for x in ids], lambda: self.max_batch_tokens, width(self.decoding)
         )
         for number, batch in enumerate(batches):
             outputs = self._run_with_backoff([ids[i] for i in batch], seed + number)

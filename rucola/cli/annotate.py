@@ -1,27 +1,24 @@
 """``rucola annotate``: task pools out, people's answers in, labelled rows into the corpus.
 
-Every option defaults to the ``annotate`` section of the params file, so DVC stages call
-these commands without options.
+Every option defaults to the params file (the ``annotate`` section, and the files other
+stages write: ``screen.out``, ``generate.merge.out``, ``extract.out``), so DVC stages call
+these commands without options. ``export``, ``merge`` and ``corpus`` are stage commands
+(``rucola.cli.stage_command``); an option that stands in for a params key is checked by
+the schema as the params file is.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rucola.cli.common import (
-    OutOption,
-    ParamsOption,
-    RejectedOption,
-    ReportOption,
-    checked,
-    one_of,
-    out,
-    override,
-    read_params,
-)
+from rucola.cli.common import ParamsOption, out, read_settings
+from rucola.cli.stage_command import stage_command
+
+if TYPE_CHECKING:
+    from rucola.settings import Annotate, AnnotateCorpus, Params, VoteColumns
 
 annotate_app = typer.Typer(
     no_args_is_help=True,
@@ -57,41 +54,61 @@ FieldOption = Annotated[
         "--output-field", help="stage-1 OUTPUT field name; default: annotate.output_field"
     ),
 ]
+# The option each ``annotate`` key is given by, for the one line naming a refused value.
+OPTIONS = {
+    "export_dir": "--out",
+    "controls": "--controls",
+    "stage1": "--stage1",
+    "stage2": "--stage2",
+    "votes": "--votes",
+    "method": "--method",
+    "output_field": "--output-field",
+    "vote_columns": "--column",
+    "repeated_votes": "--repeated-votes",
+    "seed": "--seed",
+}
+SIMULATE_OPTIONS = {
+    "truth": "--truth",
+    "out_dir": "--out-dir",
+    "format": "--format",
+    "overlap": "--overlap",
+    "max_overlap": "--max-overlap",
+    "workers": "--workers",
+    "spammer_share": "--spammer-share",
+    "methods": "--method",
+    "report": "--report",
+}
 
 
-def _section(params_file: Path | None) -> dict[str, Any]:
-    return read_params(params_file)["annotate"]
+def _answers(
+    stage1: list[Path] | None, stage2: list[Path] | None, votes: list[Path] | None
+) -> dict[str, list[str]]:
+    """Command-line answers replace the params' answers as a whole, never in part: all
+    three keys when any is given, none otherwise."""
+    if not (stage1 or stage2 or votes):
+        return {}
+    return {
+        "stage1": [str(p) for p in stage1 or []],
+        "stage2": [str(p) for p in stage2 or []],
+        "votes": [str(p) for p in votes or []],
+    }
 
 
-def _inputs(
-    section: dict[str, Any],
-    stage1: list[Path] | None,
-    stage2: list[Path] | None,
-    votes: list[Path] | None,
-) -> tuple[list[Any], list[Any], list[Any]]:
-    """Command-line inputs replace the params' inputs as a whole, never in part."""
-    if stage1 or stage2 or votes:
-        return list(stage1 or []), list(stage2 or []), list(votes or [])
-    return (
-        list(section["stage1"] or []),
-        list(section["stage2"] or []),
-        list(section["votes"] or []),
-    )
-
-
-def _beside(report: Path, suffix: str) -> str:
-    return str(report.with_name(report.stem + suffix))
-
-
-@annotate_app.command("export")
+@stage_command(
+    annotate_app,
+    "export",
+    section="annotate",
+    reads="screen.out",
+    input_help="stage 1: the candidates (parquet file or folder, or CSV), today's pool",
+    outputs=(),
+)
 def export(
+    settings: Annotate,
+    params: Params,
+    source: str,
     stage: Annotated[int, typer.Option("--stage", min=1, max=2, help="1 or 2")] = 1,
     out_dir: Annotated[
         Path | None, typer.Option("--out", help="output folder; default: annotate.export_dir")
-    ] = None,
-    candidates: Annotated[
-        Path | None,
-        typer.Option("--candidates", help="stage 1: candidates parquet (file or folder) or CSV"),
     ] = None,
     controls: Annotated[
         Path | None, typer.Option("--controls", help="golden set; default: annotate.controls")
@@ -100,7 +117,6 @@ def export(
     votes: VoteFiles = None,
     method: MethodOption = None,
     output_field: FieldOption = None,
-    params_file: ParamsOption = None,
 ) -> None:
     """Write a task pool in the Toloka layout (and as Label Studio tasks with their
     labelling config, stage<N>_label_config.xml).
@@ -108,41 +124,39 @@ def export(
     Stage 1: every candidate. Stage 2: the sentences the stage-1 answers judge unacceptable.
     """
     from rucola.annotation.export import run_export
+    from rucola.annotation.pools import task_pools
+    from rucola.params import with_overrides
 
-    section = _section(params_file)
-    manifest = run_export(
-        section,
-        stage,
-        out_dir=out_dir,
-        candidates=candidates,
-        controls=controls,
-        stage1=stage1,
-        votes=votes,
+    answers = _answers(stage1, None, votes)
+    answers.pop("stage2", None)
+    settings = with_overrides(
+        settings,
+        OPTIONS,
+        export_dir=out_dir,
+        controls=[str(controls)] if controls else None,
         method=method,
         output_field=output_field,
+        **answers,
     )
+    manifest = run_export(settings, stage, task_pools(params, source))
     no_golden = "" if manifest["golden_set"] else " (no golden set: annotate.controls is empty)"
     out.print(
         f"annotate export: stage {stage}, {manifest['tasks']} tasks on {manifest['pages']} "
         f"pages with {manifest['control_rows']} control rows{no_golden} -> "
-        f"{out_dir or section['export_dir']}",
+        f"{settings.export_dir}",
         markup=False,
     )
 
 
-@annotate_app.command("merge")
+@stage_command(annotate_app, "merge", section="annotate", outputs=("out", "report"))
 def merge(
+    settings: Annotate,
+    params: Params,
     stage1: StageFiles = None,
     stage2: Stage2Files = None,
     votes: VoteFiles = None,
     method: MethodOption = None,
     output_field: FieldOption = None,
-    out_path: Annotated[
-        Path | None, typer.Option("--out", help="annotated parquet; default: annotate.out")
-    ] = None,
-    report: Annotated[
-        Path | None, typer.Option("--report", help="report JSON; default: annotate.report")
-    ] = None,
     columns: Annotated[
         list[str] | None,
         typer.Option(
@@ -158,42 +172,28 @@ def merge(
             help="error | first | last | drop; default: annotate.repeated_votes",
         ),
     ] = None,
-    params_file: ParamsOption = None,
 ) -> None:
     """Clean and aggregate the answers of both stages into one labelled row per task.
 
     Answers come as Toloka TSVs, Label Studio JSON exports or long tables, the format told
-    from the file."""
+    from the file. An --out given alone takes the report, the kept votes, the worker table
+    and the agreement plot beside it, so a trial merge never overwrites the pipeline's."""
     from rucola.annotation.merge import run_merge
     from rucola.annotation.pools import task_pools
-    from rucola.settings import RepeatedVotes
+    from rucola.params import with_overrides
 
-    section = dict(_section(params_file))
-    section["vote_columns"] = _columns(section["vote_columns"], columns or [])
-    if repeated_votes is not None:
-        section["repeated_votes"] = one_of(
-            repeated_votes, RepeatedVotes, "--repeated-votes", "policy"
-        )
-    files1, files2, long_tables = _inputs(section, stage1, stage2, votes)
-    # An answered task outside today's pool is set aside, in no pool at all an error.
-    pools = task_pools(section)
-    summary = run_merge(
-        section,
-        pools=pools,
-        votes_out=_beside(report, "_votes.parquet") if report else section["votes_out"],
-        stage1=files1,
-        stage2=files2,
-        votes=long_tables,
-        method=method or section["method"],
-        output_field=output_field or section["output_field"],
-        out=out_path or section["out"],
-        report=report or section["report"],
-        # A report given on the command line takes its companions beside it, so a trial
-        # merge never overwrites the pipeline's worker table and plot.
-        workers=_beside(report, "_workers.csv") if report else section["workers"],
-        plot=_beside(report, "_agreement.csv") if report else section["plot"],
-        plot_png=_beside(report, "_agreement.png") if report else section["plot_png"],
+    settings = with_overrides(
+        settings,
+        OPTIONS,
+        vote_columns=_columns(settings.vote_columns, columns) if columns else None,
+        repeated_votes=repeated_votes,
+        method=method,
+        output_field=output_field,
+        **_answers(stage1, stage2, votes),
     )
+    # An answered task outside today's pool is set aside, in no pool at all an error.
+    pools = task_pools(params)
+    summary = run_merge(settings, pools)
     votes_line = ", ".join(
         f"stage {k[-1]}: {v['read']} read, {v['used']} used, {v['control']} control, "
         f"{v['dropped']} dropped {v['dropped_by_reason']}"
@@ -206,17 +206,18 @@ def merge(
     )
     if not pools.checked:
         out.print(
-            f"annotate merge: no pool check ({pools.candidates}, annotate.candidates, "
-            "does not exist): every answered task taken as it comes",
+            f"annotate merge: no pool check ({pools.candidates}, screen.out, does not "
+            "exist): every answered task taken as it comes",
             markup=False,
         )
 
 
-def _columns(given: dict[str, Any], pairs: list[str]) -> dict[str, Any]:
-    """``--column task=UniqueIndexID_ItaCoLA`` over ``annotate.vote_columns``."""
+def _columns(given: VoteColumns, pairs: list[str]) -> dict[str, str | None]:
+    """``--column task=UniqueIndexID_ItaCoLA`` over ``annotate.vote_columns``; an empty
+    THEIRS is our own name again (``separator=``: rows never list several votes)."""
     from rucola.errors import RucolaError
 
-    columns = dict(given)
+    columns = given.model_dump()
     for pair in pairs:
         ours, sep, theirs = pair.partition("=")
         ours = ours.strip()
@@ -225,7 +226,7 @@ def _columns(given: dict[str, Any], pairs: list[str]) -> dict[str, Any]:
                 f"--column {pair!r}: expected OURS=THEIRS",
                 hint=f"OURS is one of {', '.join(columns)}",
             )
-        columns[ours] = theirs.strip() or None
+        columns[ours] = theirs.strip() or (None if ours == "separator" else ours)
     return columns
 
 
@@ -247,12 +248,10 @@ def simulate(
             "Studio export); default: annotate.simulate.format",
         ),
     ] = None,
-    overlap: Annotated[int | None, typer.Option("--overlap", min=1)] = None,
-    max_overlap: Annotated[int | None, typer.Option("--max-overlap", min=1)] = None,
-    workers: Annotated[int | None, typer.Option("--workers", min=1, help="stage-1 workers")] = None,
-    spammer_share: Annotated[
-        float | None, typer.Option("--spammer-share", min=0.0, max=1.0)
-    ] = None,
+    overlap: Annotated[int | None, typer.Option("--overlap")] = None,
+    max_overlap: Annotated[int | None, typer.Option("--max-overlap")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="stage-1 workers")] = None,
+    spammer_share: Annotated[float | None, typer.Option("--spammer-share")] = None,
     seed: Annotated[int | None, typer.Option("--seed")] = None,
     methods: Annotated[
         list[str] | None, typer.Option("--method", help="method to score (repeatable)")
@@ -261,37 +260,26 @@ def simulate(
     params_file: ParamsOption = None,
 ) -> None:
     """Draw answers from a worker model for known labels; score each method against them."""
-    from rucola.annotation.aggregate import check_method
     from rucola.annotation.export import read_controls
     from rucola.annotation.simulate import run_simulation
-    from rucola.errors import RucolaError
-    from rucola.settings import Annotate, AnswerFormat, Simulate
+    from rucola.params import with_overrides
 
-    section = _section(params_file)
-    settings = dict(section["simulate"])
-    seed = checked(seed, Annotate, "seed", "--seed")
-    overrides = {
-        "truth": truth,
-        "out_dir": out_dir,
-        "format": one_of(answer_format, AnswerFormat, "--format", "format"),
-        "overlap": checked(overlap, Simulate, "overlap", "--overlap"),
-        "max_overlap": checked(max_overlap, Simulate, "max_overlap", "--max-overlap"),
-        "workers": checked(workers, Simulate, "workers", "--workers"),
-        "spammer_share": spammer_share,
-        "methods": methods,
-        "report": report,
-    }
-    settings.update({k: v for k, v in overrides.items() if v is not None})
-    if not settings["truth"]:
-        raise RucolaError("no truth table", hint="pass --truth FILE or set annotate.simulate.truth")
-    for method in settings["methods"]:
-        check_method(method)
-    result = run_simulation(
-        section,
-        settings,
-        read_controls(section["controls"]),
-        seed=int(seed if seed is not None else section["seed"]),
+    settings = read_settings(params_file).annotate
+    simulation = with_overrides(
+        settings.simulate,
+        SIMULATE_OPTIONS,
+        truth=truth,
+        out_dir=out_dir,
+        format=answer_format,
+        overlap=overlap,
+        max_overlap=max_overlap,
+        workers=workers,
+        spammer_share=spammer_share,
+        methods=methods,
+        report=report,
     )
+    settings = with_overrides(settings, OPTIONS, seed=seed, simulate=simulation.model_dump())
+    result = run_simulation(settings, read_controls(settings.controls))
     out.print(
         f"{'method':<12} {'coverage':>8} {'accuracy':>8} {'type acc':>8} {'full acc':>8} "
         f"{'pending':>7} {'aside':>5}",
@@ -311,8 +299,8 @@ def simulate(
         f"{budget['stage2']['sentences']} sentences, {budget['stage2']['assignments']} pages",
         markup=False,
     )
-    if settings["out_dir"]:
-        layout = "Label Studio export" if settings["format"] == "label_studio" else "Toloka layout"
+    if simulation.out_dir:
+        layout = "Label Studio export" if simulation.format == "label_studio" else "Toloka layout"
         out.print(f"results in the {layout}: {', '.join(result['files'])}", markup=False)
 
 
@@ -320,29 +308,24 @@ def _fmt(value: float | None) -> str:
     return f"{'-':>8}" if value is None else f"{value:>8.4f}"
 
 
-@annotate_app.command("corpus")
-def corpus(
-    input_path: Annotated[
-        Path | None,
-        typer.Option("--input", help="in-domain rows; default: annotate.corpus.input"),
-    ] = None,
-    out_path: OutOption = None,
-    rejected: RejectedOption = None,
-    report: ReportOption = None,
-    params_file: ParamsOption = None,
-) -> None:
+@stage_command(
+    annotate_app,
+    "corpus",
+    section="annotate.corpus",
+    reads="extract.out",
+    input_help="in-domain rows",
+)
+def corpus(settings: AnnotateCorpus, params: Params, source: str) -> None:
     """Add the labelled out-of-domain rows to the in-domain stream (before the split)."""
     from rucola.annotation.corpus_merge import run_corpus_merge
     from rucola.stage import summary_line
 
-    section = override(
-        _section(params_file)["corpus"],
-        input=input_path,
-        out=out_path,
-        rejected=rejected,
-        report=report,
+    counts = run_corpus_merge(
+        settings,
+        in_domain=source,
+        annotated=params.annotate.out,
+        candidates=params.generate.merge.out,
     )
-    counts = run_corpus_merge(section)
     out.print(
         f"annotate corpus: {counts['in_domain']} in-domain + {counts['out_of_domain_added']} "
         f"out-of-domain rows ({summary_line(counts)}), "

@@ -10,12 +10,11 @@ killed from outside (``BrokenExecutor``, what the parent sees of the OOM killer)
 the params sizes to lower. Anything else is a bug and keeps its traceback; ``--debug`` lets
 everything through.
 
-Every stage command takes ``--params FILE`` and, where its stage has them, ``--input``,
-``--out``, ``--rejected`` and ``--report``, each replacing the params key of the same name
-for this run only (``override``), so a stage can be tried on other files without editing
-params. Commands import their stage inside the function: ``rucola --help`` stays fast,
-and the modules a command runs are exactly those its function imports (the closure that
-``tests/test_architecture.py`` checks against the stage's deps in ``dvc.yaml``).
+Every stage command is made by ``rucola.cli.stage_command`` (the same ``--params``,
+``--input``, ``--out``, ``--rejected`` and ``--report``, checked by the schema). Commands
+import their stage inside the function: ``rucola --help`` stays fast, and the modules a
+command runs are exactly those its function imports (the closure ``rucola.dev`` writes
+into each stage's code deps in ``dvc.yaml``).
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -53,19 +52,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 ParamsOption = Annotated[
     Path | None,
     typer.Option("--params", help="params file to read; default: params.yaml"),
-]
-InputOption = Annotated[
-    Path | None, typer.Option("--input", help="input parquet; default: the stage's params input")
-]
-OutOption = Annotated[
-    Path | None, typer.Option("--out", help="output parquet; default: the stage's params out")
-]
-RejectedOption = Annotated[
-    Path | None,
-    typer.Option("--rejected", help="set-aside rows; default: the stage's params rejected"),
-]
-ReportOption = Annotated[
-    Path | None, typer.Option("--report", help="report JSON; default: the stage's params report")
 ]
 
 
@@ -212,18 +198,12 @@ def progress() -> bool:
     return sys.stderr.isatty() and not os.environ.get("CI")
 
 
-def read_params(params_file: Path | None) -> dict[str, Any]:
-    """The params a command runs on. ``None`` (no ``--params``) goes to ``load_params`` as
-    it is, so the rule for a missing file (``params.yaml`` if present, else the defaults;
-    a file that is named must exist) lives in one place. Imported here: the params
-    schema (pydantic) is the slowest import of all, and ``--help`` needs none of it."""
-    from rucola.params import load_params
-
-    return load_params(params_file)
-
-
 def read_settings(params_file: Path | None) -> Params:
-    """:func:`read_params` as the schema's typed model (``params.filter.min_tokens``)."""
+    """The params a command runs on, as the schema's typed model. ``None`` (no
+    ``--params``) goes to ``load_settings`` as it is, so the rule for a missing file
+    (``params.yaml`` if present, else the defaults; a file that is named must exist) lives
+    in one place. Imported here: the schema (pydantic) is the slowest import of all, and
+    ``--help`` needs none of it."""
     from rucola.params import load_settings
 
     return load_settings(params_file)
@@ -232,42 +212,3 @@ def read_settings(params_file: Path | None) -> Params:
 def params_name(params_file: Path | None) -> Path:
     """The params file error messages name."""
     return params_file if params_file is not None else Path("params.yaml")
-
-
-def one_of(value: str | None, allowed: Any, option: str, noun: str) -> str | None:
-    """``value`` of ``option`` if it is one of the ``Literal`` type ``allowed`` (the params
-    schema's own type for the key the option stands in for), else one line naming both."""
-    choices = get_args(allowed)
-    if value is not None and value not in choices:
-        raise RucolaError(
-            f"{option}: unknown {noun} {value!r}", hint=f"one of {', '.join(choices)}"
-        )
-    return value
-
-
-def checked(value: Any, model: Any, key: str, option: str) -> Any:
-    """``value`` of ``option`` if the params schema's rule for the key it stands in for
-    (``model.key``: type, bounds) accepts it, else one line naming the option: an option
-    must not get round the bounds a params file is held to (a seed numpy refuses, a worker
-    count that exhausts memory)."""
-    if value is None:
-        return None
-    from pydantic import ValidationError
-
-    from rucola.settings import problems_of
-
-    try:
-        model.model_validate({key: value})
-    except ValidationError as exc:
-        text = problems_of(exc, model)[0].text.removeprefix(f"{key}: ")
-        raise RucolaError(f"{option} {text}") from None
-    return value
-
-
-def override(section: dict[str, Any], **paths: Path | None) -> dict[str, Any]:
-    """``section`` with the paths given on the command line in place of its keys (in
-    place, so code that reads the whole params sees the same values); returns it."""
-    for key, value in paths.items():
-        if value is not None:
-            section[key] = str(value)
-    return section

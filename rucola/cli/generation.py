@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rucola.cli.common import (
-    OutOption,
-    ParamsOption,
-    ReportOption,
-    out,
-    override,
-    params_name,
-    progress,
-    read_params,
-)
+from rucola.cli.common import ParamsOption, out, params_name, progress, read_settings
+from rucola.cli.stage_command import stage_command
+
+if TYPE_CHECKING:
+    from rucola.settings import Merge, Params
 
 commands = typer.Typer()
 
@@ -33,11 +28,13 @@ def generate(
     Its outputs are named after the generator (``generate.out_dir``/NAME.parquet,
     ``generate.report_dir``/NAME.json), so there is no ``--out`` or ``--report``."""
     from rucola.generation.stage import generate as run
+    from rucola.params import with_overrides
 
-    params = read_params(params_file)["generate"]
-    if engine is not None:
-        params["engine"] = engine
-    report = run(name, params, params_name(params_file), progress=progress())
+    # ``--engine`` is held to the schema's rule for ``generate.engine``
+    settings = with_overrides(
+        read_settings(params_file).generate, {"engine": "--engine"}, engine=engine
+    )
+    report = run(name, settings, params_name(params_file), progress=progress())
     if not report["enabled"]:
         out.print(f"generate {name}: disabled, wrote an empty candidates file")
         return
@@ -49,16 +46,10 @@ def generate(
     )
 
 
-@commands.command("merge-candidates")
-def merge_candidates(
-    out_path: OutOption = None,
-    report: ReportOption = None,
-    params_file: ParamsOption = None,
-) -> None:
+@stage_command(commands, "merge-candidates", section="generate.merge")
+def merge_candidates(settings: Merge, params: Params) -> None:
     """Concatenate every enabled generator's candidates into one file (generate.merge)."""
     from rucola.generation.merge import merge_candidates as run
 
-    params = read_params(params_file)["generate"]
-    override(params["merge"], out=out_path, report=report)
-    summary = run(params, params_name(params_file))
+    summary = run(params.generate, settings)
     out.print(f"merge-candidates: {summary['candidates']} candidates {summary['by_method']}")

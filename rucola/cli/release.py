@@ -5,47 +5,37 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from rucola.cli.common import (
-    InputOption,
-    ParamsOption,
-    ReportOption,
-    err,
-    handles_errors,
-    out,
-    override,
-    read_params,
-)
+from rucola.cli.common import ParamsOption, err, handles_errors, out, read_settings
+from rucola.cli.stage_command import stage_command
+
+if TYPE_CHECKING:
+    from rucola.settings import Baseline, Params, Validate
 
 commands = typer.Typer()
 release_app = typer.Typer(no_args_is_help=True, help="Build and publish releases.")
 
 
-@commands.command()
-@handles_errors
-def validate(
-    input_path: InputOption = None,
-    report: ReportOption = None,
-    params_file: ParamsOption = None,
-) -> None:
+@stage_command(
+    commands, section="validate", reads="split.out", input_help="split rows", outputs=("report",)
+)
+def validate(settings: Validate, params: Params, source: str) -> None:
     """Run the Great Expectations suite over the split data (exit 1 on failure)."""
     from rucola.validation.run import validate_split
 
-    params = read_params(params_file)
-    section = override(params["validate"], input=input_path, report=report)
-    # The Data Docs are the pipeline's view of its own split: a file given with --input
-    # gets its report only, so it never overwrites them.
-    docs = section["docs"] if input_path is None else None
-    result = validate_split(section["input"], params, section["report"], docs)
+    # The Data Docs are the pipeline's view of its own split: another file given with
+    # --input gets its report only, so it never overwrites them.
+    docs = settings.docs if source == params.split.out else None
+    result = validate_split(source, params, settings.report, docs)
     if not result.success:
-        err.print(f"[bold red]validation failed[/] ({section['report']}):", soft_wrap=True)
+        err.print(f"[bold red]validation failed[/] ({settings.report}):", soft_wrap=True)
         err.print(result.summary(), soft_wrap=True, markup=False)
         raise typer.Exit(1)
-    out.print(f"validate: all expectations met ({section['report']})")
+    out.print(f"validate: all expectations met ({settings.report})")
 
 
 @commands.command()
@@ -82,7 +72,7 @@ def evaluate(
         known = ", ".join(GOLD_FILES)
         raise RucolaError(f"--config: '{config}' has no test split (one of {known})")
     if gold is None:
-        gold = Path(read_params(params_file)["release"]["private"]) / GOLD_FILES[config]
+        gold = Path(read_settings(params_file).release.private) / GOLD_FILES[config]
     result = run(predictions, gold, out_path)
     for part, scores in result.items():
         if part != "recall_by_error_type":
@@ -93,10 +83,10 @@ def evaluate(
         out.print(f"recall {category}: {scores['recall']:.4f} (n={scores['n']})")
 
 
-@commands.command()
-@handles_errors
+@stage_command(commands, section="baseline", reads="split.out", input_help="split rows", outputs=())
 def baseline(
-    input_path: InputOption = None,
+    settings: Baseline,
+    source: str,
     train: Annotated[Path | None, typer.Option("--train", help="train file (CSV/parquet)")] = None,
     validation: Annotated[
         Path | None, typer.Option("--validation", help="validation file (CSV/parquet)")
@@ -110,19 +100,17 @@ def baseline(
             "--train/--validation (the pipeline's report is never overwritten by outside files)",
         ),
     ] = None,
-    params_file: ParamsOption = None,
 ) -> None:
     """Train the paper's non-neural baselines on train and score validation."""
     import json
 
     from rucola.release.baseline import baseline as run
 
-    section = override(read_params(params_file)["baseline"], input=input_path)
     outside = train is not None or validation is not None  # load_splits wants both or neither
     if outside:
         report = run(out_path, None, train, validation)
     else:
-        report = run(out_path or section["report"], section["input"])
+        report = run(out_path or settings.report, source)
     lr = report["logistic_regression"]
     summary = (
         f"baseline: majority MCC {report['majority']['validation']['overall']['mcc']}, "
@@ -137,9 +125,10 @@ def baseline(
         out.print(summary, markup=False)
 
 
-@release_app.command("build")
-@handles_errors
-def release_build(input_path: InputOption = None, params_file: ParamsOption = None) -> None:
+@stage_command(
+    release_app, "build", section="release", reads="split.out", input_help="split rows", outputs=()
+)
+def release_build(params: Params, source: str) -> None:
     """Build the Hugging Face dataset folder and its card from validated data.
 
     No ``--out``: the public folder, the private gold and the CSV layout are written
@@ -147,12 +136,10 @@ def release_build(input_path: InputOption = None, params_file: ParamsOption = No
     them alone would leave the others overwritten in place."""
     from rucola.release.build import run_release
 
-    params = read_params(params_file)
-    section = override(params["release"], input=input_path)
-    report = run_release(params)
+    report = run_release(params, source)
     out.print(
-        f"release: {section['out']} {report['configs']}; RuCoLA CSV layout in "
-        f"{section['compat']} {report['compat']}",
+        f"release: {params.release.out} {report['configs']}; RuCoLA CSV layout in "
+        f"{params.release.compat} {report['compat']}",
         soft_wrap=True,  # one line in DVC's log too (Rich wraps at 80 columns there)
     )
 
@@ -193,26 +180,18 @@ def release_publish(
     written locally only after the commit and the tag succeeded, so a failed publish leaves
     the git tree as it was. The private repository must differ from the public one and be
     private on the Hub (a missing one is created private)."""
-    from rucola.params import path_list
-    from rucola.release.publish import (
-        changelog_section,
-        check_repo_ids,
-        check_split,
-        check_version,
-        plan_release,
-        publish,
-        render_changelog,
-        write_changelog,
-    )
+    from rucola.release.changelog import changelog_section, render_changelog, write_changelog
+    from rucola.release.hub import publish
+    from rucola.release.publish import check_repo_ids, check_split, check_version, plan_release
 
     check_repo_ids(repo_id, private_repo_id)
     check_version(version)
-    params = read_params(params_file)
-    section = params["release"]
-    check_split(Path(section["input"]))  # the changelog is a diff of it
-    changelog = Path(section["changelog"])
-    pins = path_list(params["split"].get("pin"), "split.pin")
-    entry = changelog_section(version, section["input"], previous or (pins[0] if pins else None))
+    params = read_settings(params_file)
+    split = params.split.out
+    check_split(Path(split))  # the changelog is a diff of it
+    changelog = Path(params.release.changelog)
+    pins = params.split.pin
+    entry = changelog_section(version, split, previous or (pins[0] if pins else None))
     text = render_changelog(changelog, entry)
     plan = plan_release(params, repo_id, version, private_repo_id, text, Path.cwd())
     if dry_run:
@@ -293,7 +272,7 @@ def release_keep(
     data/releases/vX.Y.Z, which the next version pins; never replaces a kept version."""
     from rucola.release.keep import keep_release
 
-    target = keep_release(read_params(params_file), version, into)
+    target = keep_release(read_settings(params_file), version, into)
     out.print(
         f"kept v{version} in {target}: track it with 'dvc add {target}' and pin it in the "
         f"next version (split.pin: [..., {target}/rucola])",

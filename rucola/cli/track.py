@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from rucola.cli.common import ParamsOption, out, read_params
+from rucola.cli.common import ParamsOption, out, read_settings
 
 commands = typer.Typer()
 
@@ -26,7 +26,7 @@ def track(
     """Fingerprint one params-named input for DVC (reports/inputs/FAMILY/PATH.json)."""
     from rucola.track import track as run
 
-    target = run(read_params(params_file), family, path, name)
+    target = run(read_settings(params_file), family, path, name)
     out.print(f"track: {path} -> {target}", markup=False)
 
 
@@ -38,7 +38,7 @@ def track_generator(
     """Fingerprint the sources one generator reads (reports/inputs/generate.generators/)."""
     from rucola.track import track_generator as run
 
-    out.print(f"track-generator: {name} -> {run(read_params(params_file), name)}", markup=False)
+    out.print(f"track-generator: {name} -> {run(read_settings(params_file), name)}", markup=False)
 
 
 @commands.command("track-index")
@@ -46,5 +46,5 @@ def track_index(params_file: ParamsOption = None) -> None:
     """Record which inputs params name per family; remove fingerprints no longer named."""
     from rucola.track import track_index as run
 
-    counts = {family: len(names) for family, names in run(read_params(params_file)).items()}
+    counts = {family: len(names) for family, names in run(read_settings(params_file)).items()}
     out.print(f"track-index: {counts}", markup=False)

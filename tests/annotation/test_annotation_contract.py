@@ -1,5 +1,6 @@
-"""Annotate merge and export on the stage contract: no silent empty round, counts that add
-up, one line naming a damaged input, and the previous outputs kept when a run fails."""
+"""Annotate merge and export follow the row-stage rules (``rucola.stage``): no silent
+empty round, counts that add up, one line naming a damaged input, and the previous outputs
+kept when a run fails."""
 
 from __future__ import annotations
 
@@ -131,7 +132,7 @@ def test_export_names_a_damaged_candidates_file(run_cli, project, damage):
     write_parquet(candidates(8), path)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2] if damage == "truncated" else b"PAR1 not really")
-    code, _, stderr = run_cli("annotate", "export", "--candidates", "cands.parquet", "--out",
+    code, _, stderr = run_cli("annotate", "export", "--input", "cands.parquet", "--out",
                               "pool", cwd=project)  # fmt: skip
     assert code == 1
     assert "cands.parquet: candidates is not a readable parquet file" in stderr
@@ -140,7 +141,7 @@ def test_export_names_a_damaged_candidates_file(run_cli, project, damage):
 
 def test_export_manifests_add_up(run_cli, project, hand_export):
     write_parquet(candidates(9), project / "cands.parquet")
-    code, _, stderr = run_cli("annotate", "export", "--candidates", "cands.parquet", "--out",
+    code, _, stderr = run_cli("annotate", "export", "--input", "cands.parquet", "--out",
                               "pool", cwd=project)  # fmt: skip
     assert code == 0, stderr
     first = json.loads((project / "pool/stage1_manifest.json").read_text(encoding="utf-8"))
@@ -161,7 +162,7 @@ def test_export_manifests_add_up(run_cli, project, hand_export):
 
 def test_export_failing_half_way_keeps_the_previous_pool(run_cli, project, monkeypatch):
     write_parquet(candidates(9), project / "cands.parquet")
-    args = ["annotate", "export", "--candidates", "cands.parquet", "--out", "pool"]
+    args = ["annotate", "export", "--input", "cands.parquet", "--out", "pool"]
     assert run_cli(*args, cwd=project)[0] == 0
     names = [f"pool/stage1_{n}" for n in ("tasks.tsv", "tasks.json", "manifest.json")]
     before = outputs(project, names)

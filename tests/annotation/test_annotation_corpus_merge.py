@@ -7,10 +7,11 @@ import json
 import pandas as pd
 import pytest
 
-from rucola.annotation.corpus_merge import merge_into_corpus
+from rucola.annotation.corpus_merge import SET_ASIDE_SCHEMA, merge_into_corpus
 from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
+from rucola.stage import StageRun
 
 
 def in_domain() -> pd.DataFrame:
@@ -83,8 +84,18 @@ def annotated() -> pd.DataFrame:
     )
 
 
+def merged(
+    in_domain: pd.DataFrame, candidates: pd.DataFrame, annotated: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """The rows, the set-aside rows and the report of a run that writes nothing."""
+    with StageRun("annotate", report=None, set_aside_schema=SET_ASIDE_SCHEMA) as run:
+        rows, counts = merge_into_corpus(in_domain, candidates, annotated, run)
+        run.count_kept(len(rows))
+        return rows, run.set_aside_table().to_pandas(), run.report(**counts)
+
+
 def test_merge_into_corpus():
-    rows, rejected, counts = merge_into_corpus(in_domain(), candidates(), annotated())
+    rows, rejected, counts = merged(in_domain(), candidates(), annotated())
     ood = rows[rows["domain"] == schema.OUT_OF_DOMAIN]
     assert ood["group"].tolist() == ["c1", "c2"]
     first = ood.iloc[0]
@@ -112,14 +123,61 @@ def test_merge_into_corpus():
 def test_unacceptable_without_category_is_set_aside():
     tasks = annotated().iloc[:2].copy()
     tasks.loc[1, "error_type"] = None
-    _, rejected, _ = merge_into_corpus(in_domain(), candidates(), tasks)
+    _, rejected, _ = merged(in_domain(), candidates(), tasks)
     assert rejected["reason"].tolist() == ["missing_error_type"]
+
+
+def test_repeated_sentences_keep_the_first_and_conflicts_lose_all():
+    """Five labelled copies of two sentences (``sentence_key``: the homoglyph ``о`` in
+    c7 is the same letter): the same label keeps the first by id, the rest are
+    ``duplicate`` of it; a label or category that differs sets every copy aside."""
+    same, other = "Кошка спит на окне.", "Собака лает во дворе."
+    rows = [
+        ("c6", same, 1, None),
+        ("c7", same.replace("о", "o", 1), 1, None),
+        ("c8", other, 0, "Syntax"),
+        ("c9", same, 1, None),
+        ("d1", other, 0, "Semantics"),
+    ]
+    ids, sentences, labels, types = (list(c) for c in zip(*rows, strict=True))
+    extra = pd.DataFrame(
+        {
+            "sentence": sentences,
+            "detailed_source": "Tatoeba",
+            "generator": "opus-mt",
+            "method": "translation",
+            "source_sentence": "x",
+            "seed": 7,
+            "candidate_id": ids,
+        }
+    )
+    tasks = pd.DataFrame(
+        {
+            "id": ids,
+            "sentence": sentences,
+            "label": pd.array(labels, dtype="Int64"),
+            "error_type": types,
+            "status": "labelled",
+            "reason": None,
+        }
+    )
+    rows_out, rejected, counts = merged(in_domain(), extra, tasks)
+    assert rows_out[rows_out["domain"] == schema.OUT_OF_DOMAIN]["group"].tolist() == ["c6"]
+    details = [d if isinstance(d, str) else None for d in rejected["detail"]]
+    assert list(zip(rejected["origin"], rejected["reason"], details, strict=True)) == [
+        ("annotations:c7", "duplicate", "of c6"),
+        ("annotations:c9", "duplicate", "of c6"),
+        ("annotations:c8", "conflicting_labels", None),
+        ("annotations:d1", "conflicting_labels", None),
+    ]
+    assert counts["set_aside"] == {"conflicting_labels": 2, "duplicate": 2}
+    assert counts["read"] == counts["kept"] + 4
 
 
 def test_duplicated_candidate_ids_fail():
     doubled = pd.concat([candidates(), candidates().iloc[:1]], ignore_index=True)
     with pytest.raises(RucolaError, match="candidate id 'c1' appears twice"):
-        merge_into_corpus(in_domain(), doubled, annotated())
+        merged(in_domain(), doubled, annotated())
 
 
 def test_cli_corpus_stage(run_cli, project):
@@ -135,3 +193,27 @@ def test_cli_corpus_stage(run_cli, project):
     assert len(rejected) == 4
     report = json.loads((project / "reports/annotate_corpus.json").read_text())
     assert report["set_aside"]["pending"] == 1
+
+
+def test_cli_corpus_reads_the_files_where_their_stages_write_them(run_cli, tmp_path):
+    """Each input is the key of the stage that writes it (``extract.out``, ``annotate.out``,
+    ``generate.merge.out``): one key per path, nothing to keep in step."""
+    write_parquet(in_domain(), tmp_path / "mine/in_domain.parquet", schema.BASE_SCHEMA)
+    write_parquet(candidates(), tmp_path / "mine/candidates.parquet")
+    write_parquet(annotated(), tmp_path / "mine/annotated.parquet")
+    (tmp_path / "params.yaml").write_text(
+        "extract:\n  out: mine/in_domain.parquet\n"
+        "annotate:\n  out: mine/annotated.parquet\n"
+        "generate:\n  merge:\n    out: mine/candidates.parquet\n",
+        encoding="utf-8",
+    )
+    code, stdout, stderr = run_cli(
+        "annotate", "corpus", "--out", "trial/rows.parquet", cwd=tmp_path
+    )
+    assert code == 0, stderr
+    assert "2 out-of-domain rows" in stdout
+    # --out alone: the set-aside rows and the report go beside it, under their own names
+    assert len(read_parquet(tmp_path / "trial/rows.parquet")) == 4
+    assert len(read_parquet(tmp_path / "trial/annotate.parquet")) == 4
+    assert json.loads((tmp_path / "trial/annotate_corpus.json").read_text())["kept"] == 4
+    assert not (tmp_path / "data").exists() and not (tmp_path / "reports").exists()

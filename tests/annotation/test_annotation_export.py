@@ -53,7 +53,7 @@ def test_pages_hold_one_control_and_cycle_the_golden_set():
 def test_cli_export_stage1_is_seeded_and_laid_out(run_cli, project):
     write_parquet(candidates(22), project / "cands.parquet")
     code, stdout, stderr = run_cli(
-        "annotate", "export", "--stage", "1", "--candidates", "cands.parquet", "--out", "pool",
+        "annotate", "export", "--stage", "1", "--input", "cands.parquet", "--out", "pool",
         cwd=project,
     )  # fmt: skip
     assert code == 0, stderr
@@ -72,7 +72,7 @@ def test_cli_export_stage1_is_seeded_and_laid_out(run_cli, project):
     tasks = json.loads((project / "pool/stage1_tasks.json").read_text())
     assert len(tasks) == len(pool) and tasks[0]["data"]["page"] == 1
     first = (project / "pool/stage1_tasks.tsv").read_bytes()
-    assert run_cli("annotate", "export", "--candidates", "cands.parquet", "--out", "pool",
+    assert run_cli("annotate", "export", "--input", "cands.parquet", "--out", "pool",
                    cwd=project)[0] == 0  # fmt: skip
     assert (project / "pool/stage1_tasks.tsv").read_bytes() == first
 
@@ -119,7 +119,7 @@ def test_cli_export_without_controls_or_candidates(run_cli, tmp_path):
     )
     write_parquet(candidates(7), tmp_path / "cands.parquet")
     code, stdout, stderr = run_cli(
-        "annotate", "export", "--candidates", "cands.parquet", "--out", "pool", cwd=tmp_path
+        "annotate", "export", "--input", "cands.parquet", "--out", "pool", cwd=tmp_path
     )
     assert code == 0, stderr
     assert "no golden set" in stdout
@@ -130,7 +130,7 @@ def test_cli_export_without_controls_or_candidates(run_cli, tmp_path):
 
     write_parquet(candidates(0), tmp_path / "none.parquet")
     code, _, stderr = run_cli(
-        "annotate", "export", "--candidates", "none.parquet", "--out", "empty", cwd=tmp_path
+        "annotate", "export", "--input", "none.parquet", "--out", "empty", cwd=tmp_path
     )
     assert code == 0, stderr
     assert read_toloka(tmp_path / "empty/stage1_tasks.tsv").empty

@@ -175,7 +175,7 @@ def test_cli_merge_writes_table_report_and_plot(run_cli, project, hand_export):
 def test_cli_rejects_an_unknown_method(run_cli, project, hand_export):
     code, _, stderr = run_cli("annotate", "merge", "--method", "mace", cwd=project)
     assert code == 1
-    assert "unknown aggregation method 'mace'" in stderr
+    assert "error: --method: must be 'majority', 'dawid_skene', 'wawa' or 'glad'" in stderr
     assert not (project / "data/interim/annotated.parquet").exists()
 
 
@@ -204,8 +204,7 @@ def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
 
     from rucola.release.card import _annotation
 
-    params = {"release": {"annotation_report": str(tmp_path / "reports/annotation.json")}}
-    assert _annotation(params) is None
+    assert _annotation(tmp_path / "reports/annotation.json") is None
 
 
 def test_the_sample_round_reports_answers(run_cli, project, hand_export):

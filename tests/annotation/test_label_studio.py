@@ -83,7 +83,7 @@ def test_label_config_is_xml_with_the_stage_choices(stage, name, mode, choices):
 def test_cli_export_writes_the_config_and_ground_truth(run_cli, project, hand_export):
     write_parquet(candidates(12), project / "cands.parquet")
     code, _, stderr = run_cli(
-        "annotate", "export", "--candidates", "cands.parquet", "--out", "pool", cwd=project
+        "annotate", "export", "--input", "cands.parquet", "--out", "pool", cwd=project
     )
     assert code == 0, stderr
     assert (project / "pool/stage1_label_config.xml").read_text() == label_config(1)
@@ -141,8 +141,8 @@ def simulate(run_cli, project: Path, fmt: str) -> None:
 @pytest.fixture
 def simulated(run_cli, project) -> Path:
     (project / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  candidates: {TRUTH}\n"
-        f"  all_candidates: {TRUTH}\n  stage1: []\n  stage2: []\n",
+        f"annotate:\n  controls: [{CONTROLS}]\n  stage1: []\n  stage2: []\n"
+        f"screen:\n  out: {TRUTH}\ngenerate:\n  merge:\n    out: {TRUTH}\n",
         encoding="utf-8",
     )
     for fmt in ("toloka", "label_studio"):
@@ -153,7 +153,7 @@ def simulated(run_cli, project) -> Path:
 def test_simulate_rejects_an_unknown_format(run_cli, project):
     code, _, stderr = run_cli("annotate", "simulate", "--truth", str(TRUTH), "--format", "csv",
                               cwd=project)  # fmt: skip
-    assert code == 1 and "unknown format 'csv'" in stderr
+    assert code == 1 and "--format: must be 'toloka' or 'label_studio', not 'csv'" in stderr
 
 
 def test_simulated_export_holds_the_toloka_answers(run_cli, simulated):

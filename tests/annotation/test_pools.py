@@ -104,7 +104,7 @@ def test_a_task_in_no_pool_is_one_error_naming_file_line_and_task(tmp_path, fmt)
     # t5's first answer is the 16th vote: line 17 of the CSV, 21 of the TSV (t2's four
     # sentence cells span two lines); a JSON export has no line to name
     assert info.value.line == {"toloka": 21, "label_studio": None, "long": 17}[fmt]
-    assert "annotate.all_candidates" in info.value.hint
+    assert "generate.merge.out" in info.value.hint
 
 
 def test_controls_are_never_looked_up_and_every_pool_only_when_needed(tmp_path):
@@ -117,7 +117,7 @@ def test_controls_are_never_looked_up_and_every_pool_only_when_needed(tmp_path):
         **OPTIONS,
     )  # fmt: skip
     assert "not_in_pool" not in result.stage1.counts()["dropped_by_reason"]
-    with pytest.raises(RucolaError, match="annotate.all_candidates"):
+    with pytest.raises(RucolaError, match="generate.merge.out"):
         merge_votes(
             votes, None, method="majority",
             pools=Pools(pool_file(today, ["t1"]), tmp_path / "missing.parquet"), **OPTIONS,
@@ -161,8 +161,10 @@ def annotate_project(tmp_path: Path, today: list[str], earlier: list[str]) -> Pa
     pool_file(tmp_path / "screened.parquet", today)
     pool_file(tmp_path / "candidates.parquet", today + earlier)
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  candidates: screened.parquet\n"
-        "  all_candidates: candidates.parquet\n  stage1: [toloka]\n  stage2: []\n",
+        f"annotate:\n  controls: [{CONTROLS}]\n  stage1: [toloka]\n  stage2: []\n"
+        # today's pool is what screen writes, every pool what merge-candidates writes
+        "screen:\n  out: screened.parquet\n"
+        "generate:\n  merge:\n    out: candidates.parquet\n",
         encoding="utf-8",
     )
     return tmp_path
@@ -204,7 +206,7 @@ def test_without_todays_pool_nothing_is_checked_and_the_report_says_so(run_cli, 
     code, stdout, stderr = run_cli("annotate", "merge", cwd=project)
     assert code == 0, stderr
     stdout = " ".join(stdout.split())
-    assert "no pool check (screened.parquet, annotate.candidates, does not exist)" in stdout
+    assert "no pool check (screened.parquet, screen.out, does not exist)" in stdout
     report = json.loads((project / "reports/annotation.json").read_text(encoding="utf-8"))
     assert report["pools"]["checked"] is False
     assert "not_in_pool" not in report["votes"]["stage1"]["dropped_by_reason"]

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
 from rucola.annotation.answers import read_stage1
 from rucola.annotation.cleaning import clean
 from rucola.annotation.merge import kept_votes, merge_votes
-from rucola.annotation.repeats import CONFLICTING_VOTE, REPEATED_VOTE, repeat_fates
+from rucola.annotation.repeats import CONFLICTING_VOTE, REPEATED_VOTE
 from rucola.errors import RucolaError
 
 OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": None}
@@ -118,10 +117,12 @@ def test_rejected_answers_are_not_compared(tmp_path):
     assert fates.iloc[-1] == "status_rejected" and len(fates) == len(HAND) + 1
 
 
-def test_unknown_policy_is_refused():
-    votes = pd.DataFrame(columns=["worker", "task", "label", "status", "golden"])
-    with pytest.raises(RucolaError, match="unknown policy 'newest'"):
-        repeat_fates(votes, "newest")
+def test_unknown_policy_is_refused(run_cli, project):
+    """The option is held to the schema's policies, as ``annotate.repeated_votes`` is."""
+    code, _, stderr = run_cli("annotate", "merge", "--repeated-votes", "newest", cwd=project)
+    assert code == 1
+    assert "--repeated-votes: must be 'error', 'first', 'last' or 'drop', not 'newest'" in stderr
+    assert not (project / "data/interim/annotated.parquet").exists()
 
 
 def _itacola(tmp_path, rows: list[str]):
@@ -173,11 +174,13 @@ def test_itacola_through_the_cli(run_cli, project, tmp_path):
     args = ["annotate", "merge", "--votes", str(path)]
     for ours, theirs in ITACOLA_COLUMNS.items():
         args += ["--column", f"{ours}={theirs}"]
-    report = project / "trial" / "annotation.json"
-    code, stdout, stderr = run_cli(*args, "--report", str(report), cwd=project)
+    # --out alone: the report, votes, workers and plots go beside it, under their own names
+    code, stdout, stderr = run_cli(*args, "--out", "trial/annotated.parquet", cwd=project)
     assert code == 0, stderr
-    data = json.loads(report.read_text(encoding="utf-8"))
+    data = json.loads((project / "trial/annotation.json").read_text(encoding="utf-8"))
     assert data["votes"]["stage1"]["dropped_by_reason"] == {REPEATED_VOTE: 1}
-    assert (project / "trial" / "annotation_votes.parquet").is_file()
+    assert (project / "trial/votes.parquet").is_file()
+    assert (project / "trial/annotation_workers.csv").is_file()
+    assert not (project / "reports/annotation.json").exists()
     code, _, stderr = run_cli(*args[:4], "--column", "taks=x", cwd=project)
     assert code == 1 and "--column 'taks=x'" in stderr

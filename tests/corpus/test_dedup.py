@@ -11,8 +11,9 @@ import pyarrow.parquet as pq
 from rucola.corpus.dedup import exact_roots, loose_key, lsh_bands, near_roots, shingles
 from rucola.corpus.filters.duplicates import find_duplicates
 from rucola.corpus.measure import measure
+from rucola.settings import Filter, Frequency, NearDuplicates, Split
 
-SETTINGS = {"enabled": True, "threshold": 0.7, "shingle": 5, "num_perm": 64, "seed": 42}
+SETTINGS = NearDuplicates(enabled=True, threshold=0.7, shingle=5, num_perm=64, seed=42)
 BASE = "Студенты сдали последний экзамен и уехали домой на поезде"
 
 
@@ -136,7 +137,7 @@ def test_measure_streams_with_workers_and_gives_the_same_bytes(tmp_path: Path):
     pd.DataFrame({"sentence": sentences, "extra": np.arange(250)}).to_parquet(
         tmp_path / "in.parquet"
     )
-    frequency = {"source": "wordfreq", "path": None}
+    frequency = Frequency(source="wordfreq")
     one = measure(tmp_path / "in.parquet", tmp_path / "one.parquet", frequency, False, 1, 40)
     two = measure(tmp_path / "in.parquet", tmp_path / "two.parquet", frequency, False, 2, 40)
     assert one["read"] == one["kept"] == two["kept"] == 250 and one["set_aside"] == {}
@@ -150,7 +151,6 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
     """Filter (with its duplicate step) then split: each in-domain near pair shares a split."""
     from rucola.corpus.filters.stage import run_filter
     from rucola.corpus.split import run_split
-    from rucola.params import DEFAULTS
 
     subjects = ["Студенты", "Туристы", "Рабочие", "Школьники", "Инженеры", "Музыканты"]
     places = ["на поезде", "на автобусе", "на самолёте", "на машине", "на корабле"]
@@ -171,27 +171,20 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
         }
     )
     frame.to_parquet(tmp_path / "rows.parquet")
-    measure(tmp_path / "rows.parquet", tmp_path / "m.parquet", {"source": "wordfreq"}, False, 1)
-    filtered = {
-        **DEFAULTS["filter"],
-        "input": str(tmp_path / "m.parquet"),
-        "out": str(tmp_path / "f.parquet"),
-        "rejected": str(tmp_path / "r.parquet"),
-        "report": str(tmp_path / "f.json"),
-        "plot": str(tmp_path / "p.csv"),
-        "plot_png": str(tmp_path / "p.png"),
-        "min_high_freq_share": 0.0,
-    }
-    report = run_filter(filtered)
+    measure(tmp_path / "rows.parquet", tmp_path / "m.parquet", Frequency(), False, 1)
+    filtered = Filter(
+        out=str(tmp_path / "f.parquet"),
+        rejected=str(tmp_path / "r.parquet"),
+        report=str(tmp_path / "f.json"),
+        plot=str(tmp_path / "p.csv"),
+        plot_png=str(tmp_path / "p.png"),
+        min_high_freq_share=0.0,
+    )
+    report = run_filter(filtered, tmp_path / "m.parquet")
     assert report["kept"] == len(rows)  # minimal pairs are grouped, not dropped
     assert report["duplicates"]["clusters"] >= 20  # one per subject and place
-    split = {
-        **DEFAULTS["split"],
-        "input": filtered["out"],
-        "out": str(tmp_path / "s.parquet"),
-        "report": str(tmp_path / "s.json"),
-    }
-    run_split(split)
+    split = Split(out=str(tmp_path / "s.parquet"), report=str(tmp_path / "s.json"))
+    run_split(split, filtered.out)
     result = pq.read_table(tmp_path / "s.parquet").to_pandas().set_index("sentence")
     assert set(result["split"]) == {"train", "validation", "test"}
     straddling = 0

@@ -18,8 +18,9 @@ from rucola.corpus.frequency import RncFrequencies
 from rucola.corpus.measure import SentenceMeter, measure
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
-from rucola.params import DEFAULTS
+from rucola.params import with_overrides
 from rucola.rules import apply_rules
+from rucola.settings import Filter, Frequency
 
 RNC = (
     "Lemma\tPoS\tFreq(ipm)\tR\tD\tDoc\nмальчик\ts\t300.0\t1\t1\t1\nчитать\tv\t500.0\t1\t1\t1\n"
@@ -88,12 +89,10 @@ def test_stage_measures_then_filters(tmp_path, rnc):
     measure(
         tmp_path / "in.parquet",
         tmp_path / "m.parquet",
-        {"source": "rnc", "path": str(rnc)},
+        Frequency(source="rnc", path=[str(rnc)]),
         progress=False,
     )
-    params = dict(
-        DEFAULTS["filter"],
-        input=str(tmp_path / "m.parquet"),
+    params = Filter(
         out=str(tmp_path / "f.parquet"),
         rejected=str(tmp_path / "r.parquet"),
         report=str(tmp_path / "f.json"),
@@ -101,7 +100,7 @@ def test_stage_measures_then_filters(tmp_path, rnc):
         plot_png=str(tmp_path / "p.png"),
         min_high_freq_share=0.3,
     )
-    report = run_filter(params)
+    report = run_filter(params, tmp_path / "m.parquet")
     kept = pd.read_parquet(tmp_path / "f.parquet")
     rejected = pd.read_parquet(tmp_path / "r.parquet")
     assert kept["sentence"].tolist() == ["Мальчик читает книгу каждый день."]
@@ -116,15 +115,14 @@ def test_stage_measures_then_filters(tmp_path, rnc):
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     assert (tmp_path / "p.csv").read_text().startswith("n_tokens,")  # corpus.plots' table
     # A stricter threshold needs no new measurement: the attributes are kept.
-    params["min_high_freq_share"] = 0.7
-    assert run_filter(params)["kept"] == 0
+    stricter = with_overrides(params, min_high_freq_share=0.7)
+    assert run_filter(stricter, tmp_path / "m.parquet")["kept"] == 0
 
 
 def test_missing_attributes_are_reported(tmp_path):
     write_parquet(pd.DataFrame({"sentence": ["a"]}), tmp_path / "m.parquet")
-    params = dict(DEFAULTS["filter"], input=str(tmp_path / "m.parquet"))
     with pytest.raises(RucolaError, match="rucola measure"):
-        run_filter(params)
+        run_filter(Filter(), tmp_path / "m.parquet")
 
 
 def test_rnc_bad_row_names_line(tmp_path):
@@ -159,6 +157,9 @@ def test_screen_reads_its_own_thresholds_never_the_filters(run_cli, tmp_path):
         }
     )
     write_parquet(candidates, tmp_path / "measured.parquet")
+    # screen's reference is always the in-domain rows extract writes (here unrelated ones)
+    in_domain = pa.table({"sentence": ["Кошка спит на диване."], "origin": ["s.tsv:2"]})
+    write_parquet(in_domain, tmp_path / "in_domain.parquet")
     screen = {
         "input": "measured.parquet",
         "out": "screened.parquet",
@@ -166,7 +167,6 @@ def test_screen_reads_its_own_thresholds_never_the_filters(run_cli, tmp_path):
         "report": "screen.json",
         "plot": "plot.csv",
         "plot_png": "plot.png",
-        "reference": [],
         "min_tokens": 4,
         "max_tokens": 8,
         "min_high_freq_share": 0.5,
@@ -175,7 +175,9 @@ def test_screen_reads_its_own_thresholds_never_the_filters(run_cli, tmp_path):
     # thresholds under which the filter would keep none of them, exact duplicates only
     corpus_filter = {"min_tokens": 20, "max_tokens": 30, "min_high_freq_share": 0.99,
                      "near_duplicates": {"enabled": False}}  # fmt: skip
-    text = json.dumps({"screen": screen, "filter": corpus_filter})
+    text = json.dumps(
+        {"screen": screen, "filter": corpus_filter, "extract": {"out": "in_domain.parquet"}}
+    )
     (tmp_path / "params.yaml").write_text(text, encoding="utf-8")
     code, stdout, stderr = run_cli("screen", cwd=tmp_path)
     assert code == 0, stderr

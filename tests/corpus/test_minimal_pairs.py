@@ -17,7 +17,7 @@ ERROR_TYPES = ["Morphology", "Syntax", "Semantics"]
 
 
 def pairs(**params) -> MinimalPairs:
-    return MinimalPairs(ExtractM2().model_dump() | params, ERROR_TYPES)
+    return MinimalPairs(ExtractM2(**params), ERROR_TYPES)
 
 
 def rows(tmp_path: Path, text: str, maker: MinimalPairs | None = None) -> list[tuple]:

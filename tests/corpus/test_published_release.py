@@ -10,7 +10,7 @@ import pytest
 
 from rucola.corpus.extract import extract
 from rucola.errors import RucolaError
-from rucola.params import DEFAULTS
+from rucola.settings import Extract, ExtractSource
 
 TRAIN = """id,sentence,acceptable,error_type,detailed_source
 0,Кот спит на диване.,1,0,Book
@@ -50,14 +50,19 @@ def release(folder: Path, gold: str | None = None) -> Path:
     return folder
 
 
+def settings_in(tmp_path: Path, **params) -> Extract:
+    """The extract settings with its outputs under ``tmp_path``."""
+    return Extract(
+        out=str(tmp_path / "out.parquet"),
+        rejected=str(tmp_path / "rejected.parquet"),
+        report=str(tmp_path / "report.json"),
+        **params,
+    )
+
+
 def run(tmp_path: Path, folder: Path, **params) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    settings = dict(DEFAULTS["extract"], **params)
     report = extract(
-        [{"path": str(folder), "type": "rucola_csv"}],
-        settings,
-        tmp_path / "out.parquet",
-        tmp_path / "rejected.parquet",
-        tmp_path / "report.json",
+        settings_in(tmp_path, **params), [ExtractSource(path=str(folder), type="rucola_csv")]
     )
     return (
         pd.read_parquet(tmp_path / "out.parquet"),
@@ -116,12 +121,5 @@ def test_gold_problems_name_the_file_and_line(tmp_path, gold, message):
 
 def test_a_published_folder_is_recognised_without_a_type(tmp_path):
     folder = release(tmp_path / "v1")
-    settings = dict(DEFAULTS["extract"], deduplicate=False)
-    report = extract(
-        [{"path": str(folder), "type": None}],
-        settings,
-        tmp_path / "out.parquet",
-        tmp_path / "rejected.parquet",
-        tmp_path / "report.json",
-    )
+    report = extract(settings_in(tmp_path, deduplicate=False), [ExtractSource(path=str(folder))])
     assert report["read"] == 8 and report["files"] == [str(folder)]

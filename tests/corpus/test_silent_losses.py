@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rucola.corpus.sources.lists import read_list
+from rucola.settings import ExtractSource
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
@@ -76,7 +77,7 @@ def test_list_reader_tells_comments_from_hash_marks(tmp_path):
         tmp_path / "l.txt",
         "# a comment\n#\tanother\n#source: Book\n#Он спит.\n##Он спит.\n12. # Он спит.\n",
     )
-    rows = list(read_list(path, {}, "utf-8"))
+    rows = list(read_list(path, ExtractSource(path=str(path)), "utf-8"))
     assert [(r.origin.rsplit(":", 1)[1], r.text) for r in rows] == [
         ("4", "#Он спит."),
         ("5", "##Он спит."),

@@ -5,6 +5,7 @@ import pytest
 from rucola.corpus.sources import source_type
 from rucola.corpus.sources.lists import read_list, strip_numbering
 from rucola.errors import RucolaError
+from rucola.settings import ExtractSource
 
 
 @pytest.mark.parametrize(
@@ -32,7 +33,7 @@ def test_list_directives_and_origins(tmp_path: Path):
         "(2) а. Он пришёл домой.\n    б. *Он домой пришёл в.\n",
         encoding="utf-8",
     )
-    rows = list(read_list(path, {}, "utf-8"))
+    rows = list(read_list(path, ExtractSource(path=str(path)), "utf-8"))
     assert [r.text for r in rows] == ["Он пришёл.", "Он пришёл домой.", "*Он домой пришёл в."]
     assert [r.origin for r in rows] == [f"{path}:4", f"{path}:6", f"{path}:7"]
     assert rows[0].error_type is None and rows[2].error_type == "Syntax"
@@ -49,7 +50,7 @@ def test_comments_that_look_like_no_directive_stay_comments(tmp_path: Path):
         "# see p. 12: the table\n#SOURCE: Book\n(1) Он пришёл.\n",
         encoding="utf-8",
     )
-    (row,) = read_list(path, {}, "utf-8")
+    (row,) = read_list(path, ExtractSource(path=str(path)), "utf-8")
     assert (row.text, row.source, row.origin) == ("Он пришёл.", "Book", f"{path}:6")
 
 
@@ -57,7 +58,7 @@ def test_a_misspelt_directive_names_its_line(tmp_path: Path):
     path = tmp_path / "book.txt"
     path.write_text("# source: Book\n(1) Он пришёл.\n\n# eror_type: Syntax\n", encoding="utf-8")
     with pytest.raises(RucolaError, match="unknown directive '# eror_type:'") as info:
-        list(read_list(path, {}, "utf-8"))
+        list(read_list(path, ExtractSource(path=str(path)), "utf-8"))
     assert (info.value.line, "did you mean '# error_type:'" in info.value.hint) == (4, True)
 
 

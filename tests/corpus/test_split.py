@@ -11,22 +11,21 @@ from corpora import corpus
 from rucola.corpus.split import assign_splits, run_split, summary_lines
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
-from rucola.params import DEFAULTS
+from rucola.params import with_overrides
+from rucola.settings import Split
 
 
-def split_params(tmp_path, **changes):
-    return dict(
-        DEFAULTS["split"],
-        input=str(tmp_path / "in.parquet"),
-        out=str(tmp_path / "out.parquet"),
-        report=str(tmp_path / "split.json"),
-        **changes,
+def split_params(tmp_path, **changes) -> tuple[Split, str]:
+    """The split settings (defaults, paths under ``tmp_path``, ``changes``) and the input."""
+    settings = with_overrides(
+        Split(), out=str(tmp_path / "out.parquet"), report=str(tmp_path / "split.json"), **changes
     )
+    return settings, str(tmp_path / "in.parquet")
 
 
 def test_ratios_balance_and_groups(tmp_path):
     write_parquet(corpus(), tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path))
+    report = run_split(*split_params(tmp_path))
     out = pd.read_parquet(tmp_path / "out.parquet")
     ind = out[out["domain"] == "in_domain"]
     shares = ind["split"].value_counts(normalize=True)
@@ -49,26 +48,25 @@ def test_ratios_balance_and_groups(tmp_path):
 def test_ids_are_sequential_per_split_and_deterministic(tmp_path):
     frame = corpus()
     write_parquet(frame, tmp_path / "in.parquet")
-    run_split(split_params(tmp_path))
+    run_split(*split_params(tmp_path))
     first = (tmp_path / "out.parquet").read_bytes()
     out = pd.read_parquet(tmp_path / "out.parquet")
     for _, part in out.groupby("split"):
         assert sorted(part["id"]) == list(range(len(part)))
     # Row order of the input does not matter; the seed does.
     write_parquet(frame.sample(frac=1, random_state=3), tmp_path / "in.parquet")
-    run_split(split_params(tmp_path))
+    run_split(*split_params(tmp_path))
     assert (tmp_path / "out.parquet").read_bytes() == first
-    run_split(split_params(tmp_path, seed=7))
+    run_split(*split_params(tmp_path, seed=7))
     assert (tmp_path / "out.parquet").read_bytes() != first
 
 
 def test_bad_ratios(tmp_path):
     write_parquet(corpus(), tmp_path / "in.parquet")
+    # the schema refuses them before the stage runs, whether from a file or an option
     with pytest.raises(RucolaError, match="add up to 1"):
-        run_split(
-            split_params(
-                tmp_path, ratios={"in_domain": [0.8, 0.1, 0.2], "out_of_domain": [0, 0.5, 0.5]}
-            )
+        split_params(
+            tmp_path, ratios={"in_domain": [0.8, 0.1, 0.2], "out_of_domain": [0, 0.5, 0.5]}
         )
 
 
@@ -89,13 +87,13 @@ def test_group_is_one_unit():
 def test_pin_keeps_splits_and_reports_changes(tmp_path):
     frame = corpus(400)
     write_parquet(frame, tmp_path / "in.parquet")
-    run_split(split_params(tmp_path))
+    run_split(*split_params(tmp_path))
     old = pd.read_parquet(tmp_path / "out.parquet")
     old.to_parquet(tmp_path / "pin.parquet")
     # next version: 20 rows removed, 60 new ones, another seed that would reshuffle
     grown = pd.concat([frame.iloc[20:], corpus(460).iloc[400:460]])
     write_parquet(grown, tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path, seed=99, pin=str(tmp_path / "pin.parquet")))
+    report = run_split(*split_params(tmp_path, seed=99, pin=str(tmp_path / "pin.parquet")))
     new = pd.read_parquet(tmp_path / "out.parquet")
     before = dict(zip(old["sentence"], old["split"], strict=True))
     kept = new[new["sentence"].isin(before)]
@@ -109,14 +107,20 @@ def test_pin_keeps_splits_and_reports_changes(tmp_path):
 def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     from rucola.corpus.extract import extract
     from rucola.corpus.split import run_split as split_stage
+    from rucola.settings import Extract, ExtractSource
 
-    params = dict(DEFAULTS["extract"], artefacts="keep")
+    settings = Extract(
+        artefacts="keep",
+        out=str(tmp_path / "in.parquet"),
+        rejected=str(tmp_path / "r.parquet"),
+        report=str(tmp_path / "x.json"),
+    )
     sources = [
-        {"path": str(shared_data / "rucola" / f), "type": "rucola_csv"}
+        ExtractSource(path=str(shared_data / "rucola" / f), type="rucola_csv")
         for f in ("in_domain_train.csv", "in_domain_dev.csv")
     ]
-    extract(sources, params, tmp_path / "in.parquet", tmp_path / "r.parquet", tmp_path / "x.json")
-    split_stage(split_params(tmp_path, pin=str(shared_data / "rucola")))
+    extract(settings, sources)
+    split_stage(*split_params(tmp_path, pin=str(shared_data / "rucola")))
     out = pd.read_parquet(tmp_path / "out.parquet")
     for name, split in [("in_domain_train.csv", "train"), ("in_domain_dev.csv", "validation")]:
         published = pd.read_csv(shared_data / "rucola" / name)
@@ -149,7 +153,7 @@ def published_rows() -> pd.DataFrame:
 
 def test_published_rows_keep_id_and_split_and_the_pin_wins_over_groups(tmp_path):
     write_parquet(published_rows(), tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path))
+    report = run_split(*split_params(tmp_path))
     out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
     assert out.at["Всем дано по пять апельсинов.", "split"] == "train"
     assert out.at["Всем дано по пять апельсинов.", "id"] == 7
@@ -176,7 +180,7 @@ def test_a_pin_matches_other_rows_by_text_and_keeps_their_ids(tmp_path):
     frame["published_id"] = pd.array([None] * 3, dtype="Int64")
     frame.loc[0, "sentence"] = "Всем дано по пять апельсинов!"  # not the pinned text
     write_parquet(frame, tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path, pin=[str(tmp_path / "pin.parquet")]))
+    report = run_split(*split_params(tmp_path, pin=[str(tmp_path / "pin.parquet")]))
     out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
     assert out.at["Всем дано по пять апельсин.", "id"] == 3  # matched by text
     assert out.at["Всем дано по пять апельсин.", "split"] == "validation"
@@ -227,7 +231,7 @@ def test_new_rows_are_split_among_themselves_whatever_the_hidden_test_looks_like
     """Issue 24: without the gold the published test rows have no domain, so the in-domain
     test looked empty and every new row went to test."""
     write_parquet(published_without_gold(), tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path))
+    report = run_split(*split_params(tmp_path))
     out = pd.read_parquet(tmp_path / "out.parquet")
     new = out[out["pinned_split"].isna()]
     sizes = new["split"].value_counts().to_dict()
@@ -254,7 +258,7 @@ def test_new_rows_can_all_go_to_one_split(tmp_path):
     learner["sentence"] = [f"Учебное предложение {i}." for i in range(20)]
     learner["error_type"] = learner["error_type"].where(learner["label"] == 1, "Syntax")
     write_parquet(pd.concat([frame, learner]), tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path, new_rows="train"))
+    report = run_split(*split_params(tmp_path, new_rows="train"))
     out = pd.read_parquet(tmp_path / "out.parquet")
     new = out[out["pinned_split"].isna()]
     assert set(new.loc[new["domain"] == "in_domain", "split"]) == {"train"}
@@ -280,7 +284,7 @@ def test_new_rows_to_a_split_the_domain_has_no_room_in_is_refused(tmp_path):
     frame.loc[frame["published_split"] == "validation", "published_id"] = range(90)
     write_parquet(frame, tmp_path / "in.parquet")
     with pytest.raises(RucolaError, match="split.ratios.out_of_domain gives train no rows"):
-        run_split(split_params(tmp_path, new_rows="train"))
+        run_split(*split_params(tmp_path, new_rows="train"))
     assert not (tmp_path / "out.parquet").exists()
 
 
@@ -292,7 +296,7 @@ def test_a_new_row_follows_its_pinned_group_even_when_the_pin_hides_its_domain(t
     newcomer = frame.index[frame["published_split"].isna()][0]
     frame.loc[newcomer, "group"] = frame.at[hidden, "group"]
     write_parquet(frame, tmp_path / "in.parquet")
-    report = run_split(split_params(tmp_path, new_rows="train"))
+    report = run_split(*split_params(tmp_path, new_rows="train"))
     out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
     assert out.at[frame.at[newcomer, "sentence"], "split"] == "test"
     assert report["pin"]["new_in_pinned_groups"] == 1
@@ -309,7 +313,7 @@ def test_a_removed_rows_id_is_never_given_to_a_new_row(tmp_path):
     grown = published_without_gold(new=40)
     grown = grown[~((grown["published_split"] == "test") & (grown["published_id"] >= 7))]
     write_parquet(grown, tmp_path / "in.parquet")
-    run_split(split_params(tmp_path, pin=[str(tmp_path / "pin.parquet")]))
+    run_split(*split_params(tmp_path, pin=[str(tmp_path / "pin.parquet")]))
     out = pd.read_parquet(tmp_path / "out.parquet")
     new_test = out[out["pinned_split"].isna() & (out["split"] == "test")]
     assert len(new_test) == 4 and new_test["id"].min() == 10  # 7, 8, 9 stay retired
@@ -317,7 +321,7 @@ def test_a_removed_rows_id_is_never_given_to_a_new_row(tmp_path):
 
 def test_the_summary_says_what_the_pins_did(tmp_path):
     write_parquet(published_without_gold(), tmp_path / "in.parquet")
-    lines = summary_lines(run_split(split_params(tmp_path)))
+    lines = summary_lines(run_split(*split_params(tmp_path)))
     assert lines[0] == "split: in_domain: train 112, validation 14, test 4"
     assert "split: published rows without labels or domain (no gold): test 10" in lines
     assert lines[-1] == (

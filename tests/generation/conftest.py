@@ -58,10 +58,12 @@ def generate_params():
 
 
 def _generate_params(tmp_path: Path, sources: dict, generators: dict, **extra) -> dict:
-    from rucola.params import DEFAULTS
+    """Plain data, as a params file holds it: tests edit it, write it to YAML for the
+    command line, or validate it into the ``Generate`` section the stage takes."""
+    from rucola.settings import Generate
 
     g = {
-        **DEFAULTS["generate"],
+        **Generate().model_dump(),
         "sources": sources,
         "generators": generators,
         "out_dir": str(tmp_path / "candidates"),

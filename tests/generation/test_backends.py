@@ -9,14 +9,20 @@ import pytest
 import torch
 
 from rucola.generation.stage import generate
+from rucola.settings import Decoding, Generate, Generator
 
 BACKENDS = ["transformers", "ctranslate2"]
 SHORT = {"max_new_tokens": 8}
 
 
+def typed(g: dict) -> Generate:
+    """The ``generate`` section a test wrote, as the stage receives it."""
+    return Generate.model_validate(g)
+
+
 def _run(tmp_path, sources, generate_params, generator: dict, name: str = "g") -> list[dict]:
     g = generate_params(tmp_path, sources, {name: generator})
-    report = generate(name, g)
+    report = generate(name, typed(g))
     rows = pq.read_table(tmp_path / f"candidates/{name}.parquet").to_pylist()
     assert report["candidates"] == len(rows)
     dropped = sum(report["outputs"]["dropped"].values())
@@ -99,15 +105,14 @@ def test_paraphrase_with_sampling_is_seeded(
 
 def test_out_of_memory_splits_the_batch_and_keeps_every_output(tiny_models, monkeypatch):
     from rucola.generation.backends.transformers_backend import TransformersBackend
-    from rucola.generation.config import GENERATOR_DEFAULTS
     from rucola.generation.models import resolve_model
 
-    settings = {
-        **GENERATOR_DEFAULTS,
-        "device": "cpu",
-        "decoding": {**GENERATOR_DEFAULTS["decoding"], "strategy": "greedy", **SHORT},
-        "max_batch_tokens": 10_000,
-    }
+    settings = Generator(
+        method="translation",
+        device="cpu",
+        decoding=Decoding(strategy="greedy", **SHORT),
+        max_batch_tokens=10_000,
+    )
     model = resolve_model(str(tiny_models["marian"]), "g", "en", "ru")
     texts = [f"The cat number {i} sat on the mat." for i in range(12)]
     expected = TransformersBackend(model, "en", "ru", settings).generate(texts, 1)
@@ -128,14 +133,11 @@ def test_out_of_memory_splits_the_batch_and_keeps_every_output(tiny_models, monk
 
 def test_ctranslate2_out_of_memory_halves_the_budget(tmp_path: Path, tiny_models, monkeypatch):
     from rucola.generation.backends.ctranslate2_backend import CTranslate2Backend
-    from rucola.generation.config import GENERATOR_DEFAULTS
     from rucola.generation.models import resolve_model
 
-    settings = {
-        **GENERATOR_DEFAULTS,
-        "decoding": {**GENERATOR_DEFAULTS["decoding"], "strategy": "greedy", **SHORT},
-        "max_batch_tokens": 4096,
-    }
+    settings = Generator(
+        method="translation", decoding=Decoding(strategy="greedy", **SHORT), max_batch_tokens=4096
+    )
     model = resolve_model(str(tiny_models["marian"]), "g", "en", "ru")
     backend = CTranslate2Backend(model, "en", "ru", settings, tmp_path / "cache")
     texts = ["The cat sat on the mat.", "We went home."]

@@ -12,13 +12,19 @@ import yaml
 from rucola.generation.schema import CANDIDATE_SCHEMA
 from rucola.generation.stage import generate
 from rucola.io import stable_hash
+from rucola.settings import Generate
 
 PERTURB = {"method": "perturbation", "sources": ["Wiki"], "per_sentence": 2}
 
 
+def typed(g: dict) -> Generate:
+    """The ``generate`` section a test wrote, as the stage receives it."""
+    return Generate.model_validate(g)
+
+
 def test_perturbation_candidates_follow_the_schema(tmp_path: Path, sources, generate_params):
     g = generate_params(tmp_path, sources, {"rules": PERTURB})
-    report = generate("rules", g)
+    report = generate("rules", typed(g))
     table = pq.read_table(tmp_path / "candidates/rules.parquet")
     assert table.schema.names == CANDIDATE_SCHEMA.names
     rows = table.to_pylist()
@@ -35,9 +41,9 @@ def test_perturbation_candidates_follow_the_schema(tmp_path: Path, sources, gene
 
 def test_reruns_are_byte_identical(tmp_path: Path, sources, generate_params):
     g = generate_params(tmp_path, sources, {"rules": PERTURB})
-    generate("rules", g)
+    generate("rules", typed(g))
     first = (tmp_path / "candidates/rules.parquet").read_bytes()
-    generate("rules", g)
+    generate("rules", typed(g))
     assert (tmp_path / "candidates/rules.parquet").read_bytes() == first
 
 
@@ -45,31 +51,31 @@ def test_a_killed_run_resumes_and_matches_an_uninterrupted_one(
     tmp_path: Path, sources, generate_params
 ):
     whole = generate_params(tmp_path / "a", sources, {"rules": PERTURB}, shard_size=1)
-    generate("rules", whole)
+    generate("rules", typed(whole))
     expected = (tmp_path / "a/candidates/rules.parquet").read_bytes()
 
     g = generate_params(tmp_path / "b", sources, {"rules": PERTURB}, shard_size=1)
-    partial = generate("rules", g, stop_after=2)
+    partial = generate("rules", typed(g), stop_after=2)
     assert partial == {"generator": "rules", "complete": False, "shards_done": 2}
     assert not (tmp_path / "b/candidates/rules.parquet").exists()
     # A torn shard (written, not recorded) is redone rather than trusted.
     (tmp_path / "b/work/rules/shard-00002.parquet").write_bytes(b"torn")
-    report = generate("rules", g)
+    report = generate("rules", typed(g))
     assert report["shards_resumed"] == 2
     assert (tmp_path / "b/candidates/rules.parquet").read_bytes() == expected
 
 
 def test_changed_settings_start_afresh(tmp_path: Path, sources, generate_params):
     g = generate_params(tmp_path, sources, {"rules": PERTURB}, shard_size=1)
-    generate("rules", g, stop_after=1)
+    generate("rules", typed(g), stop_after=1)
     g["generators"]["rules"] = {**PERTURB, "per_sentence": 1}
-    report = generate("rules", g)
+    report = generate("rules", typed(g))
     assert report["shards_resumed"] == 0 and report["candidates"] == 3
 
 
 def test_disabled_generator_writes_an_empty_file(tmp_path: Path, sources, generate_params):
     g = generate_params(tmp_path, sources, {"off": {**PERTURB, "enabled": False}})
-    assert generate("off", g)["enabled"] is False
+    assert generate("off", typed(g))["enabled"] is False
     assert pq.read_table(tmp_path / "candidates/off.parquet").num_rows == 0
 
 
@@ -155,10 +161,57 @@ def test_bad_input_exits_1_naming_generator_and_leaves_no_file(
 def test_model_output_with_control_characters_is_dropped_and_counted():
     from rucola.generation.config import GeneratorConfig
     from rucola.generation.stage import Item, _rows
+    from rucola.settings import Generator
 
-    cfg = GeneratorConfig("g", "translation", ["S"], {}, 42)
+    cfg = GeneratorConfig("g", Generator(method="translation", sources=["S"]), 42)
     items = [Item("S", "Кошка спит.", "Кошка спит.")]
     outputs = [[("m", "Кошка\x00 спит дома."), ("m", "Кошка\u202e спит."), ("m", "Кот спит.")]]
     table, dropped = _rows(cfg, items, outputs)
     assert table.column("sentence").to_pylist() == ["Кот спит."]
     assert dropped == {"control_character": 1, "non_printing_character": 1}
+
+
+def test_merge_out_takes_its_companions_beside_it(
+    tmp_path: Path, sources, generate_params, run_cli
+):
+    """A trial merge (``--out`` alone) writes its report and set-aside rows beside the
+    trial file, so the pipeline's own report is never overwritten."""
+    params = _write_params(generate_params, tmp_path, sources, {"a": PERTURB})
+    assert run_cli("generate", "a", "--params", str(params))[0] == 0
+    trial = tmp_path / "trial" / "merged.parquet"
+    code, _, err = run_cli("merge-candidates", "--out", str(trial), "--params", str(params))
+    assert code == 0, err
+    assert trial.is_file()
+    assert (trial.parent / "c.json").is_file()
+    assert (trial.parent / "rejected_candidates.parquet").is_file()
+    assert not (tmp_path / "candidates.parquet").exists() and not (tmp_path / "c.json").exists()
+
+
+def test_an_unknown_engine_is_one_line_naming_the_option(
+    tmp_path: Path, sources, generate_params, run_cli
+):
+    params = _write_params(generate_params, tmp_path, sources, {"a": PERTURB})
+    code, _, err = run_cli("generate", "a", "--engine", "spark", "--params", str(params))
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().startswith("error: --engine:") and "'local' or 'ray'" in err
+    assert not (tmp_path / "candidates").exists()
+
+
+@pytest.mark.parametrize(
+    ("decoding", "message"),
+    [
+        ({"strategy": "beam", "num_beams": 2, "num_return_sequences": 3}, "cannot exceed"),
+        ({"strategy": "greedy", "num_return_sequences": 2}, "greedy decoding returns one"),
+        ({"max_new_tokens": 4, "min_new_tokens": 5}, "min_new_tokens > max_new_tokens"),
+    ],
+)
+def test_decoding_keys_that_contradict_each_other_are_refused(decoding, message):
+    from rucola.errors import RucolaError
+    from rucola.generation.backends.base import checked_decoding, width
+    from rucola.settings import Decoding
+
+    with pytest.raises(RucolaError, match=message) as info:
+        checked_decoding(Decoding.model_validate(decoding), "g")
+    assert "generator 'g'" in info.value.message
+    sampled = checked_decoding(Decoding(strategy="sampling", num_return_sequences=3), "g")
+    assert sampled.num_beams == 1 and width(sampled) == 3  # beams only for beam search

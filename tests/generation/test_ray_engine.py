@@ -7,8 +7,14 @@ from pathlib import Path
 import pytest
 
 from rucola.generation.stage import generate
+from rucola.settings import Generate
 
 pytestmark = pytest.mark.slow
+
+
+def typed(g: dict) -> Generate:
+    """The ``generate`` section a test wrote, as the stage receives it."""
+    return Generate.model_validate(g)
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +40,8 @@ def test_ray_engine_matches_local_engine_with_greedy_decoding(
     distributed = generate_params(
         tmp_path / "ray", sources, {"g": generator}, shard_size=3, engine="ray", ray=ray_settings
     )
-    generate("g", local)
-    report = generate("g", distributed)
+    generate("g", typed(local))
+    report = generate("g", typed(distributed))
     assert report["engine"] == "ray" and report["shards"] == 2
     assert (tmp_path / "ray/candidates/g.parquet").read_bytes() == (
         tmp_path / "local/candidates/g.parquet"
@@ -47,11 +53,11 @@ def test_ray_engine_resumes_from_local_shards(
 ):
     generator = {"method": "perturbation", "sources": ["Wiki"]}
     whole = generate_params(tmp_path / "a", sources, {"p": generator}, shard_size=1)
-    generate("p", whole)
+    generate("p", typed(whole))
     g = generate_params(tmp_path / "b", sources, {"p": generator}, shard_size=1)
-    generate("p", g, stop_after=1)
+    generate("p", typed(g), stop_after=1)
     g["engine"] = "ray"
-    report = generate("p", g)
+    report = generate("p", typed(g))
     assert report["shards_resumed"] == 1
     assert (tmp_path / "b/candidates/p.parquet").read_bytes() == (
         tmp_path / "a/candidates/p.parquet"

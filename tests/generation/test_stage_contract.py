@@ -15,8 +15,14 @@ import rucola.generation.workers
 import rucola.stage
 from rucola.generation.merge import merge_candidates
 from rucola.generation.stage import generate
+from rucola.settings import Generate
 
 PERTURB = {"method": "perturbation", "sources": ["Wiki"], "per_sentence": 2}
+
+
+def typed(g: dict) -> Generate:
+    """The ``generate`` section a test wrote, as the stage receives it."""
+    return Generate.model_validate(g)
 
 
 def adds_up(report: dict) -> None:
@@ -63,7 +69,7 @@ def test_every_source_sentence_is_kept_or_set_aside_with_a_reason(
         tmp_path, sources, {"fake": {**PERTURB, "sources": ["Wiki", "Copy"]}}, shard_size=2
     )
     g["rejected_dir"] = str(tmp_path / "rejected")
-    report = generate("fake", g)
+    report = generate("fake", typed(g))
     adds_up(report)
     # 4 lines per file, one blank: 3 sentences each; Copy repeats Wiki, so its one usable
     # candidate is a duplicate of Wiki's
@@ -95,7 +101,7 @@ def test_every_source_sentence_is_kept_or_set_aside_with_a_reason(
 def test_sampled_and_skipped_sentences_are_counted(tmp_path: Path, sources, generate_params):
     sources["Wiki"]["n"] = 2
     g = generate_params(tmp_path, sources, {"rules": PERTURB})
-    report = generate("rules", g)
+    report = generate("rules", typed(g))
     adds_up(report)
     assert report["read"] == 4
     assert report["set_aside"]["empty"] == 1 and report["set_aside"]["not_sampled"] == 1
@@ -104,7 +110,7 @@ def test_sampled_and_skipped_sentences_are_counted(tmp_path: Path, sources, gene
 
 def test_a_disabled_generator_reports_nothing_read(tmp_path: Path, sources, generate_params):
     g = generate_params(tmp_path, sources, {"off": {**PERTURB, "enabled": False}})
-    report = generate("off", g)
+    report = generate("off", typed(g))
     adds_up(report)
     assert report["read"] == 0 and report["enabled"] is False
 
@@ -113,7 +119,7 @@ def test_generate_failing_at_the_end_keeps_outputs_and_shards(
     tmp_path: Path, sources, generate_params, monkeypatch
 ):
     g = generate_params(tmp_path, sources, {"rules": PERTURB}, shard_size=1)
-    generate("rules", g)
+    generate("rules", typed(g))
     before = outputs_of(tmp_path)
     sources["Wiki"]["n"] = 2  # a different run: other candidates
     g = generate_params(tmp_path, sources, {"rules": PERTURB}, shard_size=1)
@@ -124,11 +130,11 @@ def test_generate_failing_at_the_end_keeps_outputs_and_shards(
     with monkeypatch.context() as patch:
         patch.setattr(rucola.stage, "write_json", boom)
         with pytest.raises(RuntimeError, match="disk full"):
-            generate("rules", g)
+            generate("rules", typed(g))
     assert outputs_of(tmp_path) == before
     assert not [p for p in tmp_path.rglob(".*") if "rucola-staged" in p.name]
     assert (tmp_path / "work/rules/manifest.json").is_file()  # resumes from its shards
-    report = generate("rules", g)
+    report = generate("rules", typed(g))
     assert report["shards_resumed"] == 2 and report["kept"] <= 2
     assert not (tmp_path / "work/rules").exists()
 
@@ -139,8 +145,8 @@ def test_merge_reports_read_kept_and_duplicates(tmp_path: Path, sources, generat
     )
     g["merge"]["rejected"] = str(tmp_path / "merge_rejected.parquet")
     for name in ("a", "b", "c"):
-        generate(name, g)
-    report = merge_candidates(g)
+        generate(name, typed(g))
+    report = merge_candidates(typed(g))
     adds_up(report)
     # b is a with another name: every candidate id repeats one of a's
     assert report["read"] == 12 and report["kept"] == 6
@@ -186,18 +192,18 @@ def test_merge_failing_half_way_leaves_the_previous_outputs(
     tmp_path: Path, sources, generate_params, monkeypatch
 ):
     g = generate_params(tmp_path, sources, {"a": PERTURB, "b": {**PERTURB, "per_sentence": 1}})
-    generate("a", g)
-    generate("b", g)
-    merge_candidates(g)
+    generate("a", typed(g))
+    generate("b", typed(g))
+    merge_candidates(typed(g))
     merged = {p: (tmp_path / p).read_bytes() for p in ("candidates.parquet", "c.json")}
     g["generators"]["b"]["per_sentence"] = 2  # new candidates that a merge would take
-    generate("b", g)
+    generate("b", typed(g))
 
     def boom(report, path):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(rucola.stage, "write_json", boom)
     with pytest.raises(RuntimeError, match="disk full"):
-        merge_candidates(g)
+        merge_candidates(typed(g))
     assert {p: (tmp_path / p).read_bytes() for p in merged} == merged
     assert not [p for p in tmp_path.rglob(".*") if "rucola-staged" in p.name]

@@ -51,8 +51,9 @@ def project(tmp_path: Path) -> Path:
     committed to git, never written by rucola on this machine)."""
     shutil.copytree(SAMPLE, tmp_path / "annotations")
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  candidates: {TRUTH}\n"
-        "  stage1: [annotations/stage1]\n  stage2: []\n",
+        f"annotate:\n  controls: [{CONTROLS}]\n"
+        "  stage1: [annotations/stage1]\n  stage2: []\n"
+        f"screen:\n  out: {TRUTH}\n",  # the candidates annotate reads
         encoding="utf-8",
     )
     return tmp_path
@@ -299,7 +300,8 @@ def test_validate_input_leaves_the_pipelines_data_docs_alone(run_cli, tmp_path):
     other.loc[0, "sentence"] = "Совсем другое предложение."
     write_parquet(other, tmp_path / "other.parquet")
     (tmp_path / "params.yaml").write_text(
-        "validate:\n  input: split.parquet\n  report: validation.json\n  docs: docs\n", "utf-8"
+        "split:\n  out: split.parquet\nvalidate:\n  report: validation.json\n  docs: docs\n",
+        "utf-8",
     )
     run_cli("validate", cwd=tmp_path)
     assert (tmp_path / "docs" / "index.html").is_file()

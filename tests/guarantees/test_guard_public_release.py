@@ -308,15 +308,16 @@ def published(root: Path, run_cli) -> dict[str, bytes]:
     """Every byte that a publish would send: the files of the dry-run plan (from the
     manifest, checked by hash), the manifest and the changelog, against a fixed previous
     release."""
-    from rucola.cli.common import read_params
-    from rucola.release.publish import changelog_section, plan_release, render_changelog
+    from rucola.cli.common import read_settings
+    from rucola.release.changelog import changelog_section, render_changelog
+    from rucola.release.publish import plan_release
 
     old = Path.cwd()
     os.chdir(root)
     try:
-        params = read_params(Path("params.yaml"))
-        entry = changelog_section("1.1.0", params["release"]["input"], root.parent / "v1/rucola")
-        text = render_changelog(Path(params["release"]["changelog"]), entry)
+        params = read_settings(Path("params.yaml"))
+        entry = changelog_section("1.1.0", params.split.out, root.parent / "v1/rucola")
+        text = render_changelog(Path(params.release.changelog), entry)
         plan = plan_release(params, "org/rucola", "1.1.0", None, text)
         files = {}
         for f in plan.files:
@@ -332,14 +333,28 @@ def test_shuffling_what_test_rows_hide_changes_no_published_byte(tmp_path, run_c
     changelog included (built against a fixed previous release, with a row corrected, one
     removed and test rows relabelled and recategorised since)."""
     from rucola.release.build import build_release
+    from rucola.settings import Params
 
     previous = split_rows()
     write_split(tmp_path / "v1", previous)
     v1 = tmp_path / "v1"
+    none = v1 / "none"  # no annotation round, no set-aside rows, no sources: the rows alone
+    params = {
+        "release": {"pretty_name": "v1"},
+        "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
+        "generate": {"sources": {}, "generators": {}},
+        "filter": {"rejected": str(none / "filter.parquet")},
+        "annotate": {
+            "report": str(none / "annotation.json"),
+            "votes_out": str(none / "votes.parquet"),
+            "corpus": {"rejected": str(none / "annotate.parquet")},
+        },
+        "baseline": {"report": str(none / "baseline.json")},
+    }
     build_release(
         v1 / "data/interim/split.parquet",
         v1 / "reports/validation.json",
-        {"release": {"pretty_name": "v1"}, "split": {"ratios": {}}},
+        Params.model_validate(params),
         v1 / "rucola",
         v1 / "private",
     )

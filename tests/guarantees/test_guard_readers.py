@@ -77,8 +77,8 @@ def test_a_published_rucola_file_with_a_repeated_column_is_refused(run_cli, tmp_
 
 def annotate_project(tmp_path: Path) -> Path:
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{SAMPLE / 'controls.tsv'}]\n"
-        f"  candidates: {SAMPLE / 'truth.tsv'}\n  stage1: []\n  stage2: []\n",
+        f"annotate:\n  controls: [{SAMPLE / 'controls.tsv'}]\n  stage1: []\n  stage2: []\n"
+        f"screen:\n  out: {SAMPLE / 'truth.tsv'}\n",  # the candidates annotate reads
         encoding="utf-8",
     )
     return tmp_path
@@ -146,11 +146,12 @@ def test_a_generation_source_with_a_repeated_column_is_refused(tmp_path):
     sent the last one to the generators."""
     from rucola.errors import RucolaError
     from rucola.generation.sources import _read_tsv
+    from rucola.settings import GenerationSource
 
     path = write_rows(tmp_path / "pairs.tsv", [["ru", "en", "ru"], ["Он спит.", "He sleeps.", "x"]],
                       "\t")  # fmt: skip
     with pytest.raises(RucolaError, match=r"duplicated column\(s\) ru") as info:
-        _read_tsv(path, {"encoding": "utf-8", "columns": {"ru": "ru", "en": "en"}}, "pairs")
+        _read_tsv(path, GenerationSource(path=str(path)), "pairs")
     assert (info.value.path, info.value.line) == (str(path), 1)
 
 

@@ -68,7 +68,7 @@ def project(tmp_path: Path) -> Path:
     (root / "reports").mkdir(parents=True)
     write_text(PIPELINE_REPORT, root / "reports/baseline.json")  # as the pipeline wrote it
     (root / "params.yaml").write_text(
-        "baseline:\n  input: split.parquet\n  report: reports/baseline.json\n"
+        "split:\n  out: split.parquet\nbaseline:\n  report: reports/baseline.json\n"
     )
     frame = pd.DataFrame(toy_rows())
     frame.to_parquet(root / "split.parquet")

@@ -21,6 +21,7 @@ from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import file_sha256  # noqa: E402
 from rucola.release.build import build_release, release  # noqa: E402
 from rucola.release.card import size_category  # noqa: E402
+from rucola.settings import Params  # noqa: E402
 
 PARAMS = {
     "release": {
@@ -29,6 +30,36 @@ PARAMS = {
     },
     "split": {"ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]}},
 }
+
+
+def merged(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` laid on it, mapping by mapping."""
+    out = dict(base)
+    for key, value in over.items():
+        both = isinstance(value, dict) and isinstance(out.get(key), dict)
+        out[key] = merged(out[key], value) if both else value
+    return out
+
+
+def typed(data: dict, folder: Path) -> Params:
+    """``data`` as the typed params a build reads, with every other file the release reads
+    (the annotation report and votes, set-aside rows, the baseline report) under
+    ``folder/none``, where none exists, and no source of sentences: the test rows alone."""
+    none = folder / "none"
+    base = {
+        "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
+        "generate": {"sources": {}, "generators": {}},
+        "filter": {"rejected": str(none / "filter.parquet")},
+        "annotate": {
+            "report": str(none / "annotation.json"),
+            "votes_out": str(none / "votes.parquet"),
+            "corpus": {"rejected": str(none / "annotate.parquet")},
+        },
+        "baseline": {"report": str(none / "baseline.json")},
+    }
+    return Params.model_validate(merged(base, data))
+
+
 COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source", "share_acceptable"]
 HIDDEN = ["error_type", "domain", "detailed_source", "share_acceptable"]
 IN_SOURCES = ["Paducheva2004", "Testelets2001", "Seliverstova2004"]
@@ -92,7 +123,7 @@ def build(folder: Path, out: str = "release") -> dict:
     return build_release(
         folder / "split.parquet",
         folder / "validation.json",
-        PARAMS,
+        typed(PARAMS, folder),
         folder / out / "rucola",
         folder / out / "private",
     )
@@ -410,21 +441,23 @@ PUBLICATIONS = "In-domain** sentences come from linguistic publications"
 def card_of(tmp_path: Path, monkeypatch, params: dict) -> tuple[dict, str]:
     """The card built from the test rows with ``params`` (run from ``tmp_path``, the
     repository root params paths are relative to): its YAML header and its text."""
-    monkeypatch.chdir(tmp_path)
-    for section in ("annotation_report", "votes"):
-        params["release"][section] = None  # no annotation round in the test rows
+    monkeypatch.chdir(tmp_path)  # no annotation round: its report and votes are not here
     write_input(tmp_path / "in", split_frame())
     build_release(
-        tmp_path / "in/split.parquet", tmp_path / "in/validation.json", params, "out", "private"
+        tmp_path / "in/split.parquet",
+        tmp_path / "in/validation.json",
+        Params.model_validate(params),
+        "out",
+        "private",
     )
     card = tmp_path / "out/README.md"
     return front_matter(card), card.read_text(encoding="utf-8")
 
 
 def preset(name: str) -> dict:
-    from rucola.params import load_params
+    from rucola.params import load_settings
 
-    return load_params(ROOT / name)
+    return load_settings(ROOT / name).model_dump()
 
 
 def test_the_sample_card_says_it_is_a_sample(tmp_path, monkeypatch):
@@ -531,7 +564,7 @@ def test_learner_rows_get_their_own_config_and_stay_out_of_the_csv_layout(tmp_pa
     report = release(
         data / "split.parquet",
         data / "validation.json",
-        PARAMS | {"split": {"ratios": PARAMS["split"]["ratios"] | {"learner": [0.8, 0.1, 0.1]}}},
+        typed(merged(PARAMS, {"split": {"ratios": {"learner": [0.8, 0.1, 0.1]}}}), data),
         data / "release/rucola",
         data / "release/private",
         compat_dir=data / "release/rucola_csv",

@@ -85,8 +85,9 @@ def test_diff_between_two_built_release_folders(tmp_path):
     """Hidden test labels are read back from the private gold beside each release."""
     import json
 
+    from test_build import typed
+
     from rucola.io import file_sha256
-    from rucola.params import DEFAULTS
     from rucola.release.build import build_release
 
     def release(name: str, rows: list[tuple]) -> None:
@@ -103,7 +104,7 @@ def test_diff_between_two_built_release_folders(tmp_path):
         build_release(
             folder / "split.parquet",
             folder / "v.json",
-            DEFAULTS,
+            typed({}, folder),
             folder / "rucola",
             folder / "private",
         )
@@ -131,9 +132,10 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
     published row its cause; a test row's hidden label change is not shown."""
     import json
 
+    from test_build import typed
+
     from rucola.corpus.schema import SET_ASIDE_SCHEMA
     from rucola.io import file_sha256, write_parquet
-    from rucola.params import DEFAULTS
     from rucola.release.build import build_release
 
     def release(name: str, rows: list[tuple], corrections=None, rejected=None) -> None:
@@ -148,8 +150,7 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
         (folder / "v.json").write_text(
             json.dumps({"success": True, "data_sha256": file_sha256(folder / "split.parquet")})
         )
-        params = json.loads(json.dumps(DEFAULTS))
-        params["extract"]["rejected"] = str(folder / "rejected.parquet")
+        params = typed({"extract": {"rejected": str(folder / "rejected.parquet")}}, folder)
         write_parquet(
             pd.DataFrame(rejected or [], columns=SET_ASIDE_SCHEMA.names),
             folder / "rejected.parquet",

@@ -16,13 +16,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from corpora import corpus
-from test_build import PARAMS, write_input
+from test_build import PARAMS, typed, write_input
 
 from rucola.corpus.split import run_split
 from rucola.io import OWNER_FILE, file_sha256, write_parquet
-from rucola.params import DEFAULTS
 from rucola.release.build import build_release
 from rucola.release.compat import export_rucola_csv
+from rucola.settings import Split
 
 HIDDEN = ["label", "error_type", "domain", "detailed_source"]
 # |z| of a rank test above this: the feature separates the classes (p < 0.0005, two-sided)
@@ -47,20 +47,16 @@ def split_corpus(tmp_path: Path) -> pd.DataFrame:
     frame["mark"] = ""
     frame["origin"] = [f"test:{i}" for i in range(len(frame))]
     write_parquet(frame, tmp_path / "filtered.parquet")
-    params = dict(
-        DEFAULTS["split"],
-        input=str(tmp_path / "filtered.parquet"),
-        out=str(tmp_path / "split.parquet"),
-        report=str(tmp_path / "split.json"),
-    )
-    run_split(params)
+    settings = Split(out=str(tmp_path / "split.parquet"), report=str(tmp_path / "split.json"))
+    run_split(settings, tmp_path / "filtered.parquet")
     return pd.read_parquet(tmp_path / "split.parquet")
 
 
 def build_all(folder: Path, frame: pd.DataFrame) -> dict[str, bytes]:
     """Public folder and CSV export, file by file (the data hash in the card blanked)."""
     path = write_input(folder, frame)
-    build_release(path, folder / "validation.json", PARAMS, folder / "rucola", folder / "private")
+    params = typed(PARAMS, folder)
+    build_release(path, folder / "validation.json", params, folder / "rucola", folder / "private")
     export_rucola_csv(path, folder / "rucola_csv")
     files = {}
     for sub in ("rucola", "rucola_csv"):

@@ -15,8 +15,9 @@ import rucola.release.keep
 from rucola.corpus.split import run_split
 from rucola.io import write_parquet
 from rucola.ownership import ATTRIBUTE, BOOKKEEPING
-from rucola.params import DEFAULTS, load_params
+from rucola.params import load_settings
 from rucola.release.keep import keep_release
+from rucola.settings import Split
 
 KEPT = Path("data/releases/v1.0.0")
 
@@ -108,7 +109,7 @@ def test_a_keep_failing_half_way_leaves_nothing(project, monkeypatch):
     monkeypatch.setattr(rucola.release.keep.shutil, "copyfile", failing)
     monkeypatch.chdir(project)
     with pytest.raises(OSError, match="No space left"):
-        keep_release(load_params(Path("params.yaml")), "1.0.0")
+        keep_release(load_settings(Path("params.yaml")), "1.0.0")
     assert len(calls) == 5
     assert list((project / "data/releases").iterdir()) == []
 
@@ -122,14 +123,12 @@ def test_pinning_a_kept_release_keeps_every_split_and_id(project, run_cli, tmp_p
     new = grown.iloc[[0]].assign(sentence="Совсем новое предложение для версии 1.1.", group="n")
     write_parquet(pd.concat([grown, new], ignore_index=True), project / "in.parquet")
     work = tmp_path_factory.mktemp("split")
-    params = dict(
-        DEFAULTS["split"],
-        input=str(project / "in.parquet"),
+    settings = Split(
         out=str(work / "out.parquet"),
         report=str(work / "split.json"),
         pin=[str(project / KEPT / "rucola")],
     )
-    report = run_split(params)
+    report = run_split(settings, project / "in.parquet")
     after = pd.read_parquet(work / "out.parquet").set_index("sentence")
     for sentence, split, id_ in zip(before["sentence"], before["split"], before["id"], strict=True):
         assert (after.at[sentence, "split"], after.at[sentence, "id"]) == (split, id_), sentence

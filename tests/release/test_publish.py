@@ -529,12 +529,13 @@ def test_dry_run_on_a_dirty_tree_prints_the_plan_then_every_blocker(
 def test_a_plan_with_a_blocker_is_never_sent(project, monkeypatch, online):
     """``publish`` itself refuses a plan with a blocker, before any request."""
     from rucola.errors import RucolaError
-    from rucola.params import load_params
-    from rucola.release.publish import plan_release, publish
+    from rucola.params import load_settings
+    from rucola.release.hub import publish
+    from rucola.release.publish import plan_release
 
     (project / "params.yaml").write_text("release:\n  changelog: CHANGES.md\n")
     monkeypatch.chdir(project)
-    plan = plan_release(load_params(None), "org/rucola", "1.0.0", None, None)
+    plan = plan_release(load_settings(None), "org/rucola", "1.0.0", None, None)
     assert [b.message.split(":")[0] for b in plan.blockers] == ["the git tree is not clean"]
     with HubStandIn() as hub, pytest.raises(RucolaError, match="git tree is not clean"):
         publish(plan, token="hf_test_token", endpoint=hub.url)

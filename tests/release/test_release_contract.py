@@ -1,6 +1,6 @@
-"""The release build on the stage contract: the public folder, the private gold and the CSV
-layout replace the previous ones together or not at all; a damaged input is one line
-naming the file; the report accounts for every split row."""
+"""The release build as a row stage (``rucola.stage.StageRun``): the public folder, the
+private gold and the CSV layout replace the previous ones together or not at all; a
+damaged input is one line naming the file; the report accounts for every split row."""
 
 from __future__ import annotations
 
@@ -9,26 +9,35 @@ from pathlib import Path
 
 import pytest
 from release_params import RELEASE_PARAMS
-from test_build import PARAMS, split_frame, tree, write_input
+from test_build import PARAMS, merged, split_frame, tree, typed, write_input
 
 import rucola.release.build
 from rucola.io import file_sha256
 from rucola.release.build import run_release
+from rucola.settings import Params
 
 
-def release_params(folder: Path) -> dict:
-    return {
-        **PARAMS,
-        "release": {
-            **PARAMS["release"],
-            "input": str(folder / "split.parquet"),
-            "validation": str(folder / "validation.json"),
-            "out": str(folder / "release/rucola"),
-            "private": str(folder / "release/private"),
-            "compat": str(folder / "release/rucola_csv"),
-            "report": str(folder / "reports/release.json"),
-        },
-    }
+def release_params(folder: Path, **release: str) -> Params:
+    """The params of a build in ``folder``: the split rows (``split.out``) and their
+    validation report (``validate.report``) there, the release under ``folder/release``;
+    ``release`` keys override."""
+    return typed(
+        merged(
+            PARAMS,
+            {
+                "split": {"out": str(folder / "split.parquet")},
+                "validate": {"report": str(folder / "validation.json")},
+                "release": {
+                    "out": str(folder / "release/rucola"),
+                    "private": str(folder / "release/private"),
+                    "compat": str(folder / "release/rucola_csv"),
+                    "report": str(folder / "reports/release.json"),
+                    **release,
+                },
+            },
+        ),
+        folder,
+    )
 
 
 def test_report_accounts_for_every_row(tmp_path):

@@ -13,7 +13,15 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from test_build import PARAMS, front_matter, hf_cache, split_frame, tree, write_input  # noqa: F401
+from test_build import (  # noqa: F401
+    PARAMS,
+    front_matter,
+    hf_cache,
+    merged,
+    split_frame,
+    tree,
+    write_input,
+)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -31,6 +39,7 @@ from rucola.release.votes import (  # noqa: E402
     annotator_id,
     key_fingerprint,
 )
+from rucola.settings import Params  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_hub_recorder import HubStandIn  # noqa: E402
@@ -84,10 +93,10 @@ def votes_corpus() -> tuple[pd.DataFrame, pd.DataFrame]:
     return frame, table.reset_index(drop=True)
 
 
-def params_for(folder: Path, key: str = "sample") -> dict:
-    params = release_params(folder)
-    params["release"].update(votes=str(folder / "votes.parquet"), annotator_key=key)
-    return params
+def params_for(folder: Path, key: str = "sample") -> Params:
+    params = release_params(folder, annotator_key=key).model_dump()
+    votes = {"annotate": {"votes_out": str(folder / "votes.parquet")}}
+    return Params.model_validate(merged(params, votes))
 
 
 def build(folder: Path, frame: pd.DataFrame, votes: pd.DataFrame, key: str = "sample") -> dict:
@@ -339,10 +348,13 @@ def test_votes_config_loads_and_default_has_the_soft_label(tmp_path, hf_cache): 
 # -- publish --------------------------------------------------------------------------
 
 PROJECT_PARAMS = """\
+split:
+  out: data/split.parquet
+validate:
+  report: data/validation.json
+annotate:
+  votes_out: data/votes.parquet
 release:
-  input: data/split.parquet
-  validation: data/validation.json
-  votes: data/votes.parquet
   annotator_key: {key}
   out: data/release/rucola
   private: data/release/private

@@ -13,6 +13,7 @@ from rucola.errors import RucolaError
         [],
         ["extract"],
         ["measure"],
+        ["screen"],
         ["filter"],
         ["split"],
         ["validate"],
@@ -66,3 +67,24 @@ def test_filter_and_screen_take_every_path_as_an_option(run_cli):
         _, stdout, _ = run_cli(command, "--help")
         for option in ("--input", "--out", "--rejected", "--report", "--params"):
             assert option in stdout, (command, option)
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "reads"),
+    [
+        ("extract", ["--sources", "--out", "--rejected", "--report"], None),
+        ("measure", ["--input", "--out", "--report", "--workers"], "annotate.corpus.out"),
+        ("filter", ["--input", "--out", "--rejected", "--report"], "measure.out"),
+        ("screen", ["--input", "--out", "--rejected", "--report"], "screen.input"),
+        ("split", ["--input", "--out", "--report"], "filter.out"),
+    ],
+)
+def test_corpus_stage_commands_share_the_factorys_options(run_cli, command, options, reads):
+    """Every corpus stage command is made by ``stage_command``: ``--params``, the paths
+    its stage has, and ``--input`` defaulting to the key of the stage that writes it."""
+    _, stdout, _ = run_cli(command, "--help")
+    text = " ".join(stdout.split())
+    for option in [*options, "--params"]:
+        assert option in text, (command, option)
+    if reads is not None:
+        assert f"default: {reads}" in text.replace("│ ", "").replace(" │", ""), text

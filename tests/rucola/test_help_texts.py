@@ -43,7 +43,7 @@ ALL = list(commands(typer.main.get_command(app)))
 
 def params_keys() -> set[str]:
     """Every dotted key of the sample's params, sections included."""
-    from rucola.params import load_params
+    from rucola.params import load_settings
 
     keys: set[str] = set()
 
@@ -54,7 +54,7 @@ def params_keys() -> set[str]:
                 keys.add(name)
                 walk(sub, name)
 
-    walk(load_params(ROOT / "params.yaml"), "")
+    walk(load_settings(ROOT / "params.yaml").model_dump(), "")
     return keys
 
 

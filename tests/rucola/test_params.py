@@ -1,35 +1,19 @@
 """Params: one schema checks every key at every depth; any mistake is exit 1 with one line
-naming the file given, the line in it and the dotted key; the README's table and
-``params.yaml`` agree with the schema."""
+naming the file given, the line in it and the dotted key; a removed key says what replaced
+it; the params files and the params table are generated from the schema."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, get_args
 
 import pytest
 import yaml
 
+from rucola.dev.params import params_table, readme
 from rucola.errors import RucolaError
-from rucola.params import DEFAULTS, OUTPUT_KEYS, load_params
-from rucola.settings import (
-    AggregationMethod,
-    Backend,
-    Decoding,
-    Domain,
-    GenerationMethod,
-    GenerationSource,
-    Generator,
-    Params,
-    PerturbationRule,
-    SourceFormat,
-    SourceType,
-    Strategy,
-    Verdict,
-    params_table,
-    readme_with_table,
-)
+from rucola.params import DEFAULTS, OUTPUT_KEYS, load_settings
+from rucola.settings import REMOVED_KEYS, Params
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS = (ROOT / "params.yaml").read_text(encoding="utf-8")
@@ -72,7 +56,7 @@ def assert_one_line(code: int, output: str, where: str, *words: str) -> None:
 # (what params.yaml holds, what the user wrote, the dotted key, where it is, words the line says)
 CASES = {
     # the issue's cases
-    "misspelt section": (r"\nfilter:\n", "\nfitler:\n", "fitler", "fitler:", "did you mean filter"),
+    "misspelt section": (r"\nfilter:", "\nfitler:", "fitler", "fitler:", "did you mean filter"),
     "misspelt key": (
         r"  min_tokens: 4",
         "  min_tokns: 4",
@@ -81,8 +65,8 @@ CASES = {
         "unknown parameter (did you mean min_tokens?)",
     ),
     "misspelt key in a list item": (
-        r"    - path: data/sample/in_domain\n",
-        "    - path: data/sample/in_domain\n      tpye: sheet\n",
+        r"  - path: data/sample/in_domain\n",
+        "  - path: data/sample/in_domain\n    tpye: sheet\n",
         "extract.sources[0].tpye",
         "tpye",
         "did you mean type",
@@ -103,7 +87,7 @@ CASES = {
         "add up to 1",
     ),
     "seed as text": (
-        r"  seed: 42\n  ratios:",
+        r"  seed: 42[^\n]*\n  ratios:",
         '  seed: "abc"\n  ratios:',
         "split.seed",
         '"abc"',
@@ -117,7 +101,7 @@ CASES = {
         "must be a mapping",
     ),
     "section null": (
-        r"\nfilter:\n.*?\nscreen:",
+        r"\nfilter:[^\n]*\n.*?\nscreen:",
         "\nfilter: null\n\nscreen:",
         "filter",
         "filter: null",
@@ -196,17 +180,17 @@ CASES = {
         "did you mean lang",
     ),
     "nested mapping": (
-        r"decoding: \{strategy: beam, num_beams: 4\}",
-        "decoding: {strategy: beem, num_beams: 4}",
+        r"strategy: beam",
+        "strategy: beem",
         "generate.generators.opus_mt.decoding.strategy",
         "strategy: beem",
         "'sampling'",
     ),
     "key one level too high": (
         r"      per_sentence: 2\n",
-        "      per_sentence: 2\n      top_p: 0.9\n",
+        "      per_sentence: 2\n      top_p: 0.91\n",
         "generate.generators.perturbations.top_p",
-        "      top_p: 0.9",
+        "top_p: 0.91",
         "did you mean decoding.top_p",
     ),
     "ratios": (
@@ -216,10 +200,10 @@ CASES = {
         "0.2]",
         "add up to 1",
     ),
-    "encoding": (r"  encoding: utf-8\n", "  encoding: utf-9\n", "extract.encoding", "utf-9", ""),
+    "encoding": (r"  encoding: utf-8", "  encoding: utf-9", "extract.encoding", "utf-9", ""),
     # checks between keys
     "generator without a model": (
-        r"      model: models/mt5-paraphraser   # a local folder\n",
+        r"      model: models/mt5-paraphraser\n",
         "",
         "generate.generators.mt5_paraphrase.model",
         "  mt5_paraphrase:",
@@ -247,7 +231,7 @@ CASES = {
         "not a valid name",
     ),
     "key given twice": (
-        r"  pin: \[\]\n",
+        r"  pin: \[\][^\n]*\n",
         "  pin: []\n  seed: 7\n",
         "split.seed",
         "seed: 7",
@@ -295,6 +279,28 @@ def test_a_broken_file_is_one_line(run_cli, tmp_path, text, line, words):
     assert_one_line(code, output, f"{FILE}:{line}", words)
 
 
+def test_a_removed_key_says_what_replaced_it(run_cli, tmp_path):
+    """A path one stage writes and the next reads is one key, the writer's: an old params
+    file naming the reader's copy is told which key to set instead."""
+    text = PARAMS.replace("\nfilter:", "\nfilter:\n  input: data/interim/measured.parquet", 1)
+    code, output = run_with(run_cli, tmp_path, text)
+    line = line_of(text, "  input: data/interim/measured")
+    words = "filter.input: removed; filter reads measure.out"
+    assert_one_line(code, output, f"{FILE}:{line}", words)
+    assert "unknown parameter" not in output
+
+
+@pytest.mark.parametrize("key", sorted(REMOVED_KEYS))
+def test_every_removed_key_is_explained(tmp_path, key):
+    *sections, name = key.split(".")
+    data: dict = {name: "x"}
+    for section in reversed(sections):
+        data = {section: data}
+    (tmp_path / FILE).write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(RucolaError, match=rf"{re.escape(key)}: removed; "):
+        load_settings(tmp_path / FILE).model_dump()
+
+
 def test_a_missing_params_file_is_an_error(run_cli, tmp_path):
     code, stdout, stderr = run_cli("split", "--params", "nowhere.yaml", cwd=tmp_path)
     assert_one_line(code, stdout + stderr, "nowhere.yaml", "not found")
@@ -302,123 +308,48 @@ def test_a_missing_params_file_is_an_error(run_cli, tmp_path):
 
 def test_without_a_file_the_defaults_apply_and_params_yaml_is_read(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert load_params() == DEFAULTS
+    assert load_settings().model_dump() == DEFAULTS
     (tmp_path / "params.yaml").write_text("split:\n  seed: 7\n", encoding="utf-8")
-    assert load_params()["split"]["seed"] == 7
-    assert load_params(None)["filter"] == DEFAULTS["filter"]
+    assert load_settings().model_dump()["split"]["seed"] == 7
+    assert load_settings(None).model_dump()["filter"] == DEFAULTS["filter"]
     (tmp_path / "params.yaml").write_text("split:\n  seed: x\n", encoding="utf-8")
     with pytest.raises(RucolaError, match=r"^params\.yaml:2: split\.seed: "):
-        load_params()
+        load_settings().model_dump()
 
 
 def test_an_empty_file_means_the_defaults(tmp_path):
     (tmp_path / FILE).write_text("# nothing changed\n", encoding="utf-8")
-    assert load_params(tmp_path / FILE) == DEFAULTS
+    assert load_settings(tmp_path / FILE).model_dump() == DEFAULTS
 
 
 def test_a_single_path_is_read_as_a_list_of_one(tmp_path):
     (tmp_path / FILE).write_text("annotate:\n  controls: gold.tsv\n", encoding="utf-8")
-    assert load_params(tmp_path / FILE)["annotate"]["controls"] == ["gold.tsv"]
+    assert load_settings(tmp_path / FILE).model_dump()["annotate"]["controls"] == ["gold.tsv"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_presets_load(preset, monkeypatch):
     monkeypatch.chdir(ROOT)
-    params = load_params(preset)
+    params = load_settings(preset).model_dump()
     assert set(params) == set(DEFAULTS)
-
-
-def _unset_keys(given: Any, full: Any, where: str) -> list[str]:
-    if not isinstance(given, dict):
-        return []
-    missing = [f"{where}{k}" for k in full if k not in given]
-    for key, value in given.items():
-        if isinstance(full.get(key), dict) and key not in ("marks", "sources", "generators"):
-            missing += _unset_keys(value, full[key], f"{where}{key}.")
-    return missing
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_the_presets_spell_out_every_key(preset):
-    """dvc.yaml interpolates paths from the params file itself, and the file is the
-    reference a reader edits: no key is left to the defaults."""
-    given = yaml.safe_load((ROOT / preset).read_text(encoding="utf-8"))
-    assert _unset_keys(given, DEFAULTS, "") == []
-
-
-def _differences(given: Any, default: Any, where: str) -> list[str]:
-    """Keys ``given`` sets to something other than ``default`` (mapping items by key, list
-    items by position)."""
-    if isinstance(given, dict) and isinstance(default, dict):
-        out = []
-        for key, value in given.items():
-            if key not in default:
-                out.append(f"{where}.{key}: not a default")
-            else:
-                out += _differences(value, default[key], f"{where}.{key}")
-        return out
-    if isinstance(given, list) and isinstance(default, list) and len(given) == len(default):
-        return [
-            d for i, g in enumerate(given) for d in _differences(g, default[i], f"{where}[{i}]")
-        ]
-    return [] if given == default else [f"{where}: {given!r} != default {default!r}"]
-
-
-def _restated(items: dict[str, Any], model: type, chosen: set[str]) -> list[str]:
-    """Keys an item of a user-named mapping sets, beyond what makes it this item, whose
-    value differs from the item model's default."""
-    out = []
-    for name, settings in items.items():
-        for key, value in settings.items():
-            if key in chosen:
-                continue
-            field = model.model_fields[key]
-            default = field.get_default(call_default_factory=True)
-            default = default.model_dump() if hasattr(default, "model_dump") else default
-            out += _differences(value, default, f"{name}.{key}")
-    return out
-
-
-def test_params_yaml_holds_exactly_the_schema_defaults():
-    """Where params.yaml sets a key, it sets the schema's default, so code and file cannot
-    drift apart again. The sample's generators and sources are examples, not defaults (a
-    project that names none generates nothing): what makes each one itself (its method,
-    model, sources, path ...) is its own; every other key it sets restates the item
-    model's default."""
-    given = yaml.safe_load(PARAMS)
-    sources = given["generate"].pop("sources")
-    generators = given["generate"].pop("generators")
-    # The sample hashes annotator ids with its own published key; a project's default is
-    # the secret key from the environment.
-    assert given["release"].pop("annotator_key") == "sample"
-    assert DEFAULTS["release"]["annotator_key"] == "env"
-    # The sample's card is titled a sample (issue 24); a project's default names RuCoLA.
-    assert "sample" in given["release"].pop("pretty_name")
-    assert _differences(given, DEFAULTS, "") == []
-    chosen = {"method", "enabled", "sources", "model", "pivot_model", "backend", "rules"}
-    sampling = {"strategy", "num_return_sequences"}  # mt5_paraphrase samples two outputs
-    decodings = {name: g.pop("decoding", {}) for name, g in generators.items()}
-    assert _restated(generators, Generator, chosen) == []
-    assert _restated(decodings, Decoding, sampling) == []
-    assert _restated(sources, GenerationSource, {"path", "format"}) == []
-    load_params(ROOT / "params.yaml")  # and all of it is valid
 
 
 def test_defaults_come_from_the_schema():
     assert Params().model_dump() == DEFAULTS
-    assert DEFAULTS["measure"]["input"] == "data/interim/combined.parquet"
-    assert DEFAULTS["annotate"]["candidates"] == "data/interim/screened.parquet"
-    from rucola.generation.config import DECODING_DEFAULTS, GENERATOR_DEFAULTS
-    from rucola.generation.sources import SOURCE_DEFAULTS
-
-    assert GENERATOR_DEFAULTS["method"] is None and GENERATOR_DEFAULTS["per_sentence"] == 2
-    assert GENERATOR_DEFAULTS["decoding"] == DECODING_DEFAULTS
-    assert SOURCE_DEFAULTS["lang"] == "ru" and SOURCE_DEFAULTS["path"] is None
+    assert DEFAULTS["measure"]["out"] == "data/interim/measured.parquet"
 
 
-def test_the_readme_table_is_the_schema():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme_with_table(readme) == readme, "run `python -m rucola.settings`"
+def test_the_defaults_never_name_the_sample():
+    """A params file that does not name the embedded sample never builds from it: the
+    schema's input keys default to nothing; the sample is the project's overlay."""
+    assert "data/sample" not in str(DEFAULTS)
+    assert DEFAULTS["extract"]["sources"] == [] and DEFAULTS["annotate"]["stage1"] == []
+
+
+def test_the_params_table_is_the_schema():
+    if not (ROOT / "docs/params.md").is_file():
+        pytest.skip("docs/params.md not there yet")
+    assert readme(ROOT, check=True) == [], "run `python -m rucola.dev generate`"
     table = params_table()
     for key in ("filter.min_high_freq_share", "generate.generators.<name>.decoding.top_p"):
         assert f"| `{key}` |" in table
@@ -426,52 +357,15 @@ def test_the_readme_table_is_the_schema():
 
 def test_output_keys_are_the_paths_commands_write():
     assert {"split.out", "annotate.simulate.out_dir", "release.changelog"} <= set(OUTPUT_KEYS)
-    assert not {"split.input", "split.pin", "release.validation"} & set(OUTPUT_KEYS)
+    assert not {"screen.input", "split.pin", "annotate.stage1"} & set(OUTPUT_KEYS)
     assert all(not key.endswith(("input", "candidates")) for key in OUTPUT_KEYS)
 
 
-def test_allowed_values_agree_with_the_stages():
-    from rucola.annotation.aggregate import METHODS
-    from rucola.corpus.marks import VERDICTS
-    from rucola.corpus.schema import DOMAINS
-    from rucola.corpus.sources import SOURCE_TYPES
-    from rucola.generation import schema
-    from rucola.generation.perturb import RULES
-    from rucola.generation.sources import FORMATS
+def test_split_ratios_are_checked_by_the_schema():
+    """One ratio rule (``rucola.settings.ratios_problem``) for the split and validation:
+    both receive ``split.ratios`` only once the schema has checked them."""
+    from rucola.settings import split_ratios
 
-    assert set(get_args(AggregationMethod)) == set(METHODS)
-    assert set(get_args(Verdict)) == set(VERDICTS)
-    assert set(get_args(Domain)) == set(DOMAINS)
-    assert set(get_args(SourceType)) == set(SOURCE_TYPES)
-    assert set(get_args(GenerationMethod)) == set(schema.METHODS)
-    assert set(get_args(PerturbationRule)) == set(RULES)
-    assert set(get_args(SourceFormat)) == set(FORMATS)
-    assert set(get_args(Backend)) == {"transformers", "ctranslate2"}
-    assert set(get_args(Strategy)) == {"beam", "greedy", "sampling"}
-
-
-def test_split_and_validation_share_one_ratio_rule():
-    from rucola.corpus.split import _ratios
-    from rucola.validation.suite import split_ratios
-
-    bad = {"in_domain": [0.8, 0.1, 0.2], "out_of_domain": [0, 0.5, 0.5]}
     with pytest.raises(RucolaError, match="add up to 1"):
-        _ratios({"ratios": bad}, "in_domain")
-    with pytest.raises(RucolaError, match="add up to 1"):
-        split_ratios({"split": {"ratios": bad}}, "in_domain")
-    assert split_ratios({"split": {"ratios": bad}}, "out_of_domain") == [0.0, 0.5, 0.5]
-
-
-def test_generator_config_checks_a_section_built_in_code():
-    from rucola.generation.config import GeneratorConfig, generator_config
-
-    generate = {"sources": {"W": {"path": "w.txt"}}, "generators": {"g": {}}, "seed": 3}
-    with pytest.raises(RucolaError, match=r"generate\.generators\.g\.method: missing"):
-        generator_config(generate, "g")
-    generate["generators"]["g"] = {"method": "perturbation", "sources": ["W"]}
-    config = generator_config(generate, "g")
-    assert isinstance(config, GeneratorConfig) and config.seed == 3
-    assert config["decoding"]["num_beams"] == 4 and config.enabled
-    generate["generators"]["g"]["decoding"] = {"top_q": 1}
-    with pytest.raises(RucolaError, match=r"decoding\.top_q: unknown parameter"):
-        generator_config(generate, "g")
+        split_ratios([0.8, 0.1, 0.2])
+    assert split_ratios([0, 0.5, 0.5]) == [0.0, 0.5, 0.5]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import re
@@ -14,7 +13,8 @@ import pytest
 
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_parquet
-from rucola.params import DEFAULTS
+from rucola.settings import Params
+from rucola.validation.balance import share_tolerance, size_tolerance
 from rucola.validation.run import ValidationResult, validate_split
 from rucola.validation.suite import (
     LEADING_MARK,
@@ -22,8 +22,6 @@ from rucola.validation.suite import (
     UNPRINTABLE,
     UNPRINTABLE_NAME,
     all_checks,
-    share_tolerance,
-    size_tolerance,
 )
 
 PARENTHESIS = "sentence: no marked or slashed parenthesis"
@@ -34,8 +32,12 @@ ACCEPTABLE_SHARE = "acceptable share: within max(0.03, 2 standard errors) of the
 IN_DOMAIN_TYPES = ["Morphology", "Syntax", "Semantics"]
 
 
-def params() -> dict:
-    return copy.deepcopy(DEFAULTS)
+def params(**overrides: dict) -> Params:
+    """The default params with ``overrides`` (section -> keys) validated like a file."""
+    data = Params().model_dump()
+    for section, values in overrides.items():
+        data[section].update(values)
+    return Params.model_validate(data)
 
 
 def renumber(frame: pd.DataFrame) -> pd.DataFrame:
@@ -90,11 +92,9 @@ def valid_frame() -> pd.DataFrame:
 def run(tmp_path: Path, frame: pd.DataFrame, docs: bool = False, **overrides):
     path = tmp_path / "split.parquet"
     write_parquet(frame, path)
-    p = params()
-    for section, values in overrides.items():
-        p[section].update(values)
     report_path = tmp_path / "validation.json"
-    result = validate_split(path, p, report_path, tmp_path / "docs" if docs else None)
+    docs_dir = tmp_path / "docs" if docs else None
+    result = validate_split(path, params(**overrides), report_path, docs_dir)
     report = json.loads(report_path.read_text(encoding="utf-8"))
     return result, report
 
@@ -425,6 +425,21 @@ def test_n_tokens_bounds_come_from_params(tmp_path):
     result, _ = run(tmp_path, frame, filter={"min_tokens": 7, "max_tokens": 30})
     rows = failure(result, "n_tokens: between 7 and 30").rows
     assert len(rows) == len(frame)
+
+
+def test_a_null_token_bound_is_off_as_in_the_filter(tmp_path):
+    """The schema allows ``filter.min_tokens: null`` ("off") and the filter honours it;
+    validation failed with "filter.min_tokens must be a number, not None". A null bound is
+    off here too: the other bound is still checked, and with both off there is no check."""
+    frame = valid_frame()  # every row has 6 tokens
+    result, report = run(tmp_path, frame, filter={"min_tokens": None, "max_tokens": 5})
+    assert len(failure(result, "n_tokens: at most 5").rows) == len(frame)
+    result, _ = run(tmp_path, frame, filter={"min_tokens": 7, "max_tokens": None})
+    assert len(failure(result, "n_tokens: at least 7").rows) == len(frame)
+    result, report = run(tmp_path, frame, filter={"min_tokens": None, "max_tokens": None})
+    assert result.success, result.summary()
+    bounds = ("n_tokens: between", "n_tokens: at least", "n_tokens: at most")
+    assert not [e["name"] for e in report["expectations"] if e["name"].startswith(bounds)]
 
 
 def test_wrong_type_is_a_table_level_failure(tmp_path):

@@ -1,0 +1,66 @@
+"""``python -m rucola.dev generate|check``: rewrite, or check, every derived file.
+
+``generate`` writes what is stale and names it; ``check`` writes nothing and exits 1
+naming each stale file (``make lint``, CI), so a change to the code or the schema that
+leaves a derived file behind cannot be committed unnoticed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rucola.dev import pipeline
+from rucola.dev.imports import ROOT
+from rucola.errors import RucolaError
+
+Generator = Callable[[Path, bool], list[str]]
+USAGE = "usage: python -m rucola.dev generate|check"
+
+
+def generators() -> list[Generator]:
+    """dvc.yaml, then the params files and the params table (rucola.dev.params, when
+    present: it is written separately, and this command runs without it)."""
+    found: list[Generator] = [pipeline.generate]
+    try:
+        params = importlib.import_module("rucola.dev.params")
+    except ModuleNotFoundError as error:
+        if error.name != "rucola.dev.params":
+            raise
+        print("note: rucola.dev.params not found: params files not generated", file=sys.stderr)
+    else:
+        found += [params.generate, params.readme]
+    return found
+
+
+def run(action: str, root: Path = ROOT) -> int:
+    """Run ``generate`` or ``check`` over ``root``; the exit status."""
+    if action not in ("generate", "check"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    check = action == "check"
+    try:
+        stale = [name for generate in generators() for name in generate(root, check)]
+    except RucolaError as error:
+        print(f"error: {error.format()}", file=sys.stderr)
+        return 1
+    for name in stale:
+        print(f"{'stale' if check else 'wrote'}: {name}", file=sys.stderr if check else sys.stdout)
+    if check and stale:
+        print("error: run `make generate` (python -m rucola.dev generate)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print(USAGE, file=sys.stderr)
+        return 2
+    return run(args[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

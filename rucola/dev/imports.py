@@ -1,0 +1,310 @@
+"""The package's import graph, read from its source with ``ast``: what each module imports
+(imports inside functions included, because those hid the cycles, and a command imports
+its stage inside the command), the layers, and the import closure of a command.
+
+The closure is what ``dvc.yaml``'s code deps are generated from (:mod:`rucola.dev.pipeline`):
+a stage depends on exactly the files its command may run, so a code change reruns exactly
+the stages whose code it touches. ``tests/test_architecture.py`` proves the graph's shape
+(no cycles, layers only downwards, every package in the wheel) with the same functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import shlex
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import typer.main
+
+ROOT = Path(__file__).resolve().parents[2]
+TOP = "rucola"
+
+# Top to bottom; a module may import its own layer and the layers below it, never above.
+# The first matching prefix decides, so the bottom layer, shared helpers (rucola.errors,
+# rucola.io, rucola.names, rucola.params, rucola.stage, rucola.track, ...), is what is
+# left: any new module directly under rucola/ is a helper and may import only helpers.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("developer tools", ("rucola.dev",)),
+    ("the command line", ("rucola.cli", "rucola.__main__")),
+    (
+        "release, validation, generation, annotation",
+        ("rucola.release", "rucola.validation", "rucola.generation", "rucola.annotation"),
+    ),
+    ("corpus", ("rucola.corpus",)),
+    ("shared helpers", ("rucola",)),
+]
+CLI = 1  # the rank of the command line in LAYERS
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str
+    path: Path
+    is_package: bool
+
+
+@dataclass(frozen=True)
+class Import:
+    target: str  # the module that runs: ``from rucola.x import y`` is rucola.x.y if a module
+    written: str  # as written, for messages
+    line: int
+    function: str | None  # the top-level function it sits in (None: runs on import)
+
+
+def setuptools_config() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]
+
+
+def package_dirs() -> dict[str, Path]:
+    """Import name -> folder, as ``[tool.setuptools] package-dir`` maps them."""
+    return {name: ROOT / folder for name, folder in setuptools_config()["package-dir"].items()}
+
+
+def _dotted(package: str, relative: Path) -> str:
+    return ".".join((package, *relative.parts)) if relative.parts else package
+
+
+def _under_other_mapping(path: Path, folder: Path, mapped: set[Path]) -> bool:
+    return any(parent in mapped for parent in path.parents if folder in parent.parents)
+
+
+@cache
+def modules() -> dict[str, Module]:
+    """Every module of the package (files in folders with an ``__init__.py`` all the way
+    up to the mapped folder), by dotted name."""
+    dirs = package_dirs()
+    mapped = set(dirs.values())
+    found: dict[str, Module] = {}
+    for package, folder in dirs.items():
+        for path in sorted(folder.rglob("*.py")):
+            relative = path.relative_to(folder)
+            if "__pycache__" in relative.parts or _under_other_mapping(path, folder, mapped):
+                continue
+            chain = [
+                folder,
+                *(folder / Path(*relative.parts[:i]) for i in range(1, len(relative.parts))),
+            ]
+            if not all((f / "__init__.py").is_file() for f in chain):
+                continue
+            is_package = path.name == "__init__.py"
+            dotted = relative.parent if is_package else relative.with_suffix("")
+            name = _dotted(package, dotted)
+            found[name] = Module(name, path, is_package)
+    return found
+
+
+def _resolve(name: str) -> str | None:
+    """The longest prefix of ``name`` that is a module of ours (None: not ours)."""
+    known = modules()
+    while name:
+        if name in known:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _base(module: Module, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module.name if module.is_package else module.name.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        package = package.rpartition(".")[0]
+    return f"{package}.{node.module}" if node.module else package
+
+
+@cache
+def imports(name: str) -> tuple[Import, ...]:
+    """Every import of one of our modules in module ``name``, wherever it is written."""
+    module = modules()[name]
+    tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
+    found: list[Import] = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if function is None and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = child.name
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name.split(".")[0] == TOP:
+                        found.append(Import(_target(alias.name), alias.name, child.lineno, inner))
+            elif isinstance(child, ast.ImportFrom):
+                base = _base(module, child)
+                if base.split(".")[0] == TOP:
+                    for alias in child.names:
+                        whole = f"{base}.{alias.name}"
+                        target = whole if whole in modules() else _target(base)
+                        found.append(
+                            Import(target, f"from {base} import {alias.name}", child.lineno, inner)
+                        )
+            elif module.is_package and _imports_every_submodule(child):
+                found.extend(
+                    Import(sub, ITER_MODULES, child.lineno, inner) for sub in submodules(name)
+                )
+            visit(child, inner)
+
+    visit(tree, None)
+    return tuple(found)
+
+
+# How a package imports every module of its own (corpus.filters: a rule registers itself
+# by being defined): ``for m in pkgutil.iter_modules(__path__): importlib.import_module``.
+ITER_MODULES = "pkgutil.iter_modules(__path__)"
+
+
+def _imports_every_submodule(node: ast.AST) -> bool:
+    """``pkgutil.iter_modules(__path__)`` called: an import of each submodule, unseen by
+    the import statements (a rule module imported this way would be missing from the
+    stages' code deps)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "iter_modules"
+        and any(isinstance(a, ast.Name) and a.id == "__path__" for a in node.args)
+    )
+
+
+def submodules(package: str) -> list[str]:
+    """The modules and packages directly inside ``package``."""
+    return sorted(n for n in modules() if n.rpartition(".")[0] == package and n != package)
+
+
+def _target(written: str) -> str:
+    return _resolve(written) or written
+
+
+def parents(name: str) -> list[str]:
+    """The packages whose ``__init__`` runs before ``name`` does."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def graph() -> dict[str, set[str]]:
+    """Module -> the modules it imports (itself left out)."""
+    return {
+        name: {i.target for i in imports(name) if i.target != name and i.target in modules()}
+        for name in modules()
+    }
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for succ in sorted(edges.get(node, ())):
+            if succ not in index:
+                connect(succ)
+                low[node] = min(low[node], low[succ])
+            elif succ in on_stack:
+                low[node] = min(low[node], index[succ])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def layer(name: str) -> int:
+    """The rank of ``name``'s layer in :data:`LAYERS` (0: the top)."""
+    for rank, (_, prefixes) in enumerate(LAYERS):
+        if any(name == p or name.startswith(p + ".") for p in prefixes):
+            return rank
+    raise AssertionError(f"{name} belongs to no layer")
+
+
+def in_cli(name: str) -> bool:
+    return layer(name) == CLI
+
+
+def command_function(cmd: str) -> Callable:
+    """The Python function ``cmd`` (``rucola annotate export --stage 1``) runs, found the
+    way the command line finds it (a group has ``commands``; Typer carries its own Click)."""
+    from rucola.cli import app
+
+    command = typer.main.get_command(app)
+    for word in shlex.split(cmd)[1:]:
+        group = getattr(command, "commands", None)
+        if group is None or word not in group:
+            break
+        command = group[word]
+    assert getattr(command, "commands", None) is None, f"{cmd!r} names a group, not a command"
+    return inspect.unwrap(command.callback)
+
+
+# Decorators that register a command, besides ``app.command`` (rucola.cli.stage_command).
+COMMAND_FACTORIES = frozenset({"stage_command"})
+
+
+def _is_command(node: ast.AST) -> bool:
+    """A function registered as a command (``@app.command(...)``, ``@app.command`` or
+    ``@stage_command(...)``); a group's callback (``--debug``) runs before every command,
+    so it is not one here."""
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    for decorator in node.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(called, ast.Attribute) and called.attr == "command":
+            return True
+        if isinstance(called, ast.Name) and called.id in COMMAND_FACTORIES:
+            return True
+    return False
+
+
+@cache
+def command_functions(name: str) -> frozenset[str]:
+    tree = ast.parse(modules()[name].path.read_text(encoding="utf-8"))
+    return frozenset(node.name for node in tree.body if _is_command(node))
+
+
+def closure(start: Iterable[str], function: tuple[str, str]) -> set[str]:
+    """The modules that may run when the command ``function`` (module, name) runs.
+
+    In command-line modules, the imports inside other commands never run (each command
+    imports its own stage); everything else there, helpers included, counts. Elsewhere
+    every import counts, since which functions a stage calls is not known here. A
+    module's parent packages run first, so they count too."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in modules():
+            continue
+        seen.add(name)
+        todo.extend(parents(name))
+        skipped: frozenset[str] = frozenset()
+        if in_cli(name):
+            skipped = command_functions(name) - ({function[1]} if name == function[0] else set())
+        todo.extend(i.target for i in imports(name) if i.function not in skipped)
+    return seen
+
+
+def command_modules(cmd: str) -> set[str]:
+    """The modules that may run when the shell command ``cmd`` (``rucola split``) runs."""
+    func = command_function(cmd)
+    # ``rucola`` is the script of [project.scripts], rucola.cli:main (not rucola.__main__).
+    return closure({"rucola.cli", func.__module__}, (func.__module__, func.__name__))

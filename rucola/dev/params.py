@@ -1,0 +1,306 @@
+"""Files derived from the params schema (``rucola.settings``), written by a command so that
+no value is kept in step by hand: the complete params files and the params table.
+
+Defaults live in the schema only. A preset is a small overlay under ``configs/overlays/``
+naming only what differs from the defaults (``sample.yaml``: the project's own choices, the
+embedded sample; ``rucola-v1.yaml``, ``rucola-v1.1.yaml``: the published corpus). The
+complete files (``params.yaml``, ``configs/<preset>.yaml``) carry every key, because DVC
+interpolates them, tracks each key a stage names and sets keys with ``exp run -S``; they
+are generated from the defaults plus the overlay, each key with its schema description as
+a comment. :func:`generate` writes them (or, checking, names the stale ones); :func:`readme`
+does the same for the params table in ``docs/params.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import yaml
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+from rucola.errors import RucolaError
+from rucola.settings import Kind, Params, _field_type, _is_model, iter_keys, problems_of
+
+__all__ = ["PRESETS", "TABLE_END", "generate", "params_table", "readme", "render"]
+
+# generated file -> its overlay (both relative to the repository root)
+PRESETS: dict[str, str] = {
+    "params.yaml": "configs/overlays/sample.yaml",
+    "configs/rucola-v1.yaml": "configs/overlays/rucola-v1.yaml",
+    "configs/rucola-v1.1.yaml": "configs/overlays/rucola-v1.1.yaml",
+}
+COMMAND = "python -m rucola.dev generate"
+COMMENT_COLUMN = 40  # where a key's description starts when its value is short
+LINE_WIDTH = 110
+
+
+# --- the complete params files -------------------------------------------------------
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block mappings, but a list of plain values on one line (``[a, b]``), as people write
+    them, and no aliases (a value used twice is written twice)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+    def represent_list(self, data: Any) -> yaml.Node:
+        flat = all(not isinstance(v, dict | list) for v in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat)
+
+    def represent_str(self, data: str) -> yaml.Node:
+        """A plain word or path unquoted (YAML still quotes one that reads as another type,
+        such as ``null``); anything else (``*?``, ``G:*``, the empty mark) in double quotes."""
+        style = None if _PLAIN.fullmatch(data) else '"'
+        return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_PLAIN = re.compile(r"[\w.][\w ./-]*(?<! )")
+_Dumper.add_representer(list, _Dumper.represent_list)
+_Dumper.add_representer(str, _Dumper.represent_str)
+
+
+def _merged(defaults: dict[str, Any], overlay: dict[str, Any], model: type[BaseModel]) -> Any:
+    """The overlay over the defaults: sections merge key by key; any other value (a list,
+    a user-named mapping such as ``generate.sources``) is replaced whole, as given."""
+    out = dict(defaults)
+    for key, value in overlay.items():
+        field = model.model_fields.get(key)
+        tp = _field_type(field)[0] if field is not None else None
+        if tp is not None and _is_model(tp) and isinstance(value, dict):
+            out[key] = _merged(defaults.get(key) or {}, value, tp)
+        else:
+            out[key] = value
+    return out
+
+
+def _defaults(model: type[BaseModel]) -> dict[str, Any]:
+    """Every key of ``model`` with its default as plain data; models inside lists and
+    mappings (none today) only with what differs from their own defaults."""
+    out: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        tp = _field_type(field)[0]
+        if _is_model(tp):
+            out[name] = _defaults(tp)
+        else:
+            out[name] = _plain(field.get_default(call_default_factory=True))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_defaults=True)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _lines(data: dict[str, Any], model: type[BaseModel], indent: str) -> Iterator[str]:
+    """``data`` (every key of ``model``, in schema order) as YAML, each key with its
+    description: beside a one-line value, above a longer one."""
+    for name, field in model.model_fields.items():
+        value = data[name]
+        doc = " ".join((field.description or "").split())
+        tp = _field_type(field)[0]
+        if _is_model(tp):
+            yield _commented(f"{indent}{name}:", doc)
+            yield from _lines(value, tp, indent + "  ")
+            continue
+        text = yaml.dump(
+            {name: value}, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=88
+        ).rstrip("\n")
+        if text.endswith("\n..."):
+            text = text[: -len("\n...")]
+        # PyYAML writes the empty key as an explicit ``? ""`` entry; params files say ``"":``
+        text = re.sub(r'\? ""\n *: ', '"": ', text)
+        block = [indent + line for line in text.split("\n")]
+        if len(block) == 1:
+            yield _commented(block[0], doc)
+        else:
+            if doc:
+                yield f"{indent}# {doc}"
+            yield from block
+
+
+def _commented(line: str, doc: str) -> str:
+    """``line`` with ``doc`` beside it, or above it when the two would not fit a line."""
+    if not doc:
+        return line
+    column = max(COMMENT_COLUMN, len(line) + 2)
+    if column + len(doc) + 2 > LINE_WIDTH:
+        indent = line[: len(line) - len(line.lstrip())]
+        return f"{indent}# {doc}\n{line}"
+    return f"{line.ljust(column - 1)} # {doc}"
+
+
+def _header(overlay_text: str) -> list[str]:
+    """The overlay's leading comment block."""
+    lines = []
+    for line in overlay_text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line)
+    return lines
+
+
+def render(overlay: Path, name: str, schema: type[BaseModel] = Params) -> str:
+    """The complete params file of one overlay (``name``: the overlay as the header names
+    it); an overlay the schema refuses is one line naming the overlay file and key."""
+    text = overlay.read_text(encoding="utf-8")
+    data = yaml.safe_load(text) or {}
+    if not isinstance(data, dict):
+        raise RucolaError("an overlay must be a mapping of sections", overlay)
+    merged = _merged(_defaults(schema), data, schema)
+    try:
+        schema.model_validate(merged)
+    except ValidationError as exc:
+        problem = problems_of(exc, schema)[0]
+        raise RucolaError(problem.text, overlay, hint=problem.hint) from None
+    lines = [
+        f"# GENERATED by `{COMMAND}` from the schema's defaults (rucola/settings/) and",
+        f"# {name}: edit those, not this file (`make lint` fails while it is stale).",
+        "#",
+        *_header(text),
+    ]
+    for section, field in schema.model_fields.items():
+        lines.append("")
+        doc = " ".join((field.description or "").split())
+        lines.append(_commented(f"{section}:", doc))
+        lines.extend(_lines(merged[section], _field_type(field)[0], "  "))
+    return "\n".join(lines) + "\n"
+
+
+def _stale(path: Path, text: str, check: bool) -> bool:
+    """Whether ``path`` differs from ``text``; writes it unless checking."""
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return True
+
+
+def generate(root: Path, check: bool = False, schema: type[BaseModel] = Params) -> list[str]:
+    """Write ``params.yaml`` and ``configs/<preset>.yaml`` from the schema's defaults and
+    their overlays; the files written (``check``: the stale ones, nothing written)."""
+    changed = []
+    for target, overlay in PRESETS.items():
+        text = render(root / overlay, overlay, schema)
+        if _stale(root / target, text, check):
+            changed.append(target)
+    return changed
+
+
+# --- the params table (docs/params.md) ----------------------------------------------
+
+TABLE_FILE = "docs/params.md"
+TABLE_MARK = "<!-- params table:"  # the begin marker, whatever it said before
+TABLE_BEGIN = (
+    f"{TABLE_MARK} generated from rucola/settings/ by `{COMMAND}`; edit the schema, not the"
+    " table -->"
+)
+TABLE_END = "<!-- end of params table -->"
+
+
+def _flow(value: Any) -> str:
+    """A value as YAML flow style, the way params.yaml writes it."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(exclude_defaults=True)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if value else "''"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _describe(tp: Any, metadata: list[Any], plural: bool = False) -> str:
+    """The type column: ``integer ≥ 1``, ``path``, ``list of paths``, ``… or null``."""
+    nullable = False
+    while True:
+        origin = get_origin(tp)
+        if origin is Annotated:
+            tp, *meta = get_args(tp)
+            for m in meta:  # a Field(...) inside Annotated carries its own constraints
+                metadata = [*metadata, *(m.metadata if isinstance(m, FieldInfo) else [m])]
+        elif origin in (Union, UnionType):
+            rest = [a for a in get_args(tp) if a is not type(None)]
+            nullable = nullable or len(rest) < len(get_args(tp))
+            tp = rest[0]
+        else:
+            break
+    kind = next((m for m in metadata if isinstance(m, Kind)), None)
+    if kind is not None:
+        text = kind.plural if plural and kind.plural else kind.text
+    elif origin is Literal:
+        text = ", ".join(f"`{a}`" for a in get_args(tp))
+    elif origin is list:
+        text = "list of " + _describe(get_args(tp)[0], [], plural=True)
+    elif origin is dict:
+        text = "mapping to " + _describe(get_args(tp)[1], [], plural=True)
+    elif _is_model(tp):
+        text = "mappings (keys below)" if plural else "mapping (keys below)"
+    else:
+        text = {bool: "true or false", int: "integer", str: "text"}.get(tp, str(tp))
+        if plural and tp is int:
+            text = "integers"
+    # annotated_types' Ge, Le and MaxLen, the constraints Field(ge=, le=, max_length=) makes
+    low = next((m.ge for m in metadata if type(m).__name__ == "Ge"), None)
+    high = next((m.le for m in metadata if type(m).__name__ == "Le"), None)
+    if low is not None and high is not None:
+        text += f" {low} to {high}"
+    elif low is not None:
+        text += f" ≥ {low}"
+    for m in metadata:
+        if type(m).__name__ == "MaxLen" and origin is list:
+            text += f" (at most {m.max_length})"
+    return text + (" or null" if nullable else "")
+
+
+def params_table(schema: type[BaseModel] = Params) -> str:
+    """The params table, one row per key, from the schema alone."""
+    rows = ["| key | type | default | meaning |", "|---|---|---|---|"]
+    for key, field in iter_keys(schema):
+        tp, _ = _field_type(field)
+        if _is_model(tp):
+            continue  # its keys have rows of their own
+        if field.is_required():
+            default = "required"
+        else:
+            text = _flow(field.get_default(call_default_factory=True))
+            default = f"`{text}`" if len(text) <= 48 else "see `params.yaml`"
+        kind = _describe(field.annotation, list(field.metadata))
+        rows.append(f"| `{key}` | {kind} | {default} | {field.description or ''} |")
+    return "\n".join(rows)
+
+
+def with_table(text: str, path: Path, schema: type[BaseModel] = Params) -> str:
+    """``text`` with its table marker line rewritten and everything up to the end marker
+    replaced by :func:`params_table`."""
+    begin = text.find(TABLE_MARK)
+    end = text.find(TABLE_END, begin)
+    if begin < 0 or end < 0:
+        raise RucolaError(f"no params table markers ({TABLE_MARK} ... {TABLE_END})", path)
+    return f"{text[:begin]}{TABLE_BEGIN}\n{params_table(schema)}\n{text[end:]}"
+
+
+def readme(root: Path, check: bool = False, schema: type[BaseModel] = Params) -> list[str]:
+    """Rewrite the params table in ``docs/params.md`` from the schema; the files written
+    (``check``: the stale ones, nothing written)."""
+    path = root / TABLE_FILE
+    if not path.is_file():
+        raise RucolaError("the params table's file is missing", path)
+    text = with_table(path.read_text(encoding="utf-8"), path, schema)
+    return [TABLE_FILE] if _stale(path, text, check) else []

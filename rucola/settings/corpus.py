@@ -1,0 +1,244 @@
+"""The sections of the corpus stages: extract, measure, filter, screen, split, validate,
+baseline, release and summarize (one model per section, in pipeline order).
+"""
+
+from typing import Literal
+
+from rucola.settings.types import (
+    DEFAULT_MARKS,
+    AnnotatorKey,
+    Domain,
+    Encoding,
+    Fraction,
+    Input,
+    Inputs,
+    Length,
+    NewRows,
+    NonNegative,
+    Output,
+    Ratios,
+    Section,
+    Seed,
+    Share,
+    SourceType,
+    Text,
+    Verdict,
+    _count,
+    _key,
+)
+
+# --- extract -------------------------------------------------------------------------
+
+
+class ExtractSource(Section):
+    path: Input = _key(..., "a file or a folder of judgment files")
+    type: SourceType | None = _key(
+        None, "null: by extension (`.tsv`/`.csv` sheet, `.txt` list, `.m2` learner edits)"
+    )
+    source: str | None = _key(None, "`detailed_source` of its rows; null: the file name")
+    domain: Domain | None = _key(
+        None, "null: `in_domain`, `learner` for m2 (a RuCoLA CSV: by its file name)"
+    )
+
+
+# ERRANT-style edit types of the Russian GEC corpora (GERA, RU-Lang8, the multi-reference
+# benchmarks) → our categories. A key is an fnmatch pattern; the most specific match wins
+# (an exact type, then the pattern with the most literal characters).
+DEFAULT_M2_CATEGORIES: dict[str, str] = {
+    "G:*": "Morphology",  # grammatical forms: G:NOUN:CASE, G:VERB:P/N/G, G:ADJ:GEN ...
+    "G:PREP:*": "Syntax",  # preposition choice: government
+    "G:CONJ:*": "Syntax",
+    "D:ORDER": "Syntax",  # word order
+    "D:REF": "Semantics",  # reference: which noun a pronoun or phrase points to
+    "LACK": "Syntax",  # a missing word
+    "L:*": "Semantics",  # lexical choice: L:OTHER ...
+    "L:MORPH": "Morphology",  # a wrong derivation of the right word
+    "L:MULTIMORPH": "Morphology",
+    "L:CONSTR": "Syntax",  # a wrong construction
+}
+# Edit types that do not bear on acceptability: spelling, letter case, typos, punctuation,
+# style, and a word repeated by accident.
+DEFAULT_M2_IGNORE = ["S:*", "PUNCT", "STYLE", "L:REP"]
+
+
+class ExtractM2(Section):
+    categories: dict[Text, Text] = _key(
+        lambda: dict(DEFAULT_M2_CATEGORIES),
+        "edit type (fnmatch pattern, most specific wins) → a category of `error_types`",
+    )
+    ignore: list[Text] = _key(
+        lambda: list(DEFAULT_M2_IGNORE), "edit types not about acceptability (patterns)"
+    )
+    unknown_type: Literal["error", "reject"] = _key(
+        "error", "an edit type in neither: exit 1 (`FILE:LINE`) or set the sentence aside"
+    )
+    single_edit_pairs: bool = _key(
+        False, "also one pair per grammatical edit: the sentence with that error alone"
+    )
+
+
+class Extract(Section):
+    sources: list[ExtractSource] = _key(list, "judgment files or folders, and learner corpora")
+    out: Output = _key(
+        "data/interim/in_domain.parquet",
+        "kept rows (annotate corpus reads them; screen ranks them first)",
+    )
+    rejected: Output = _key("data/interim/rejected/extract.parquet", "rows set aside, why")
+    report: Output = _key("reports/extract.json", "counts by reason and per source")
+    marks: dict[str, Verdict] = _key(
+        lambda: dict(DEFAULT_MARKS), "mark → `acceptable`, `unacceptable` or `exclude`"
+    )
+    unknown_mark: Literal["error", "reject"] = _key(
+        "error", "a mark not in `marks`: exit 1 (`FILE:LINE`) or set the row aside"
+    )
+    on_conflict: Literal["reject", "error"] = _key(
+        "reject", "one sentence with different labels: set all aside, or exit 1"
+    )
+    expand_alternations: bool = _key(True, "expand `(*X)` and `(X/*Y)` into one row each")
+    normalize: bool = _key(True, "NFC, invisible characters, spacing; false: text as read")
+    deduplicate: bool = _key(True, "exact repeats (first kept) and label conflicts set aside")
+    fix_homoglyphs: bool = _key(True, "repair Latin look-alikes inside Cyrillic words")
+    artefacts: Literal["reject", "keep"] = _key(
+        "reject", "extraction artefacts: set aside, or keep (flagged)"
+    )
+    require_error_type: bool = _key(True, "unacceptable rows need an `error_type`")
+    error_types: list[Text] = _key(
+        lambda: ["Morphology", "Syntax", "Semantics"], "the violation categories"
+    )
+    encoding: Encoding = _key("utf-8", "of the input files, e.g. `cp1251` for legacy files")
+    m2: ExtractM2 = _key(ExtractM2, "learner corpora: minimal pairs from M2 error annotations")
+
+
+# --- measure, filter, screen ---------------------------------------------------------
+
+
+class Measure(Section):
+    out: Output = _key(
+        "data/interim/measured.parquet", "rows with token counts and ipm (filter reads them)"
+    )
+    report: Output = _key("reports/measure.json", "rows read and kept, frequency source")
+    batch_rows: _count(1_000_000) = _key(10000, "rows per streamed batch (bounds memory)")
+
+
+class Frequency(Section):
+    source: Literal["wordfreq", "rnc"] = _key("wordfreq", "`wordfreq` (offline) or `rnc`")
+    path: Inputs = _key(list, "`rnc`: `[the RNC freqrnc2011.tsv]`", max_length=1)
+
+
+class NearDuplicates(Section):
+    enabled: bool = _key(True, "false: exact duplicates only")
+    threshold: Fraction = _key(0.7, "Jaccard of character shingles")
+    shingle: _count(64) = _key(5, "characters per shingle")
+    num_perm: _count(1024) = _key(64, "MinHash permutations")
+    seed: Seed = _key(42, "MinHash seed")
+
+
+class Filter(Section):
+    out: Output = _key("data/interim/filtered.parquet", "kept rows (split reads them)")
+    rejected: Output = _key("data/interim/rejected/filter.parquet", "rows set aside, why")
+    report: Output = _key("reports/filter.json", "counts by reason")
+    plot: Output = _key("reports/plots/token_lengths.csv", "token length histogram data")
+    plot_png: Output = _key("reports/plots/token_lengths.png", "token length histogram")
+    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
+    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
+    min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
+    min_high_freq_share: Share | None = _key(
+        0.6, "kept when the share of high-frequency words is greater; null: off"
+    )
+    frequency: Frequency = _key(Frequency, "the frequency list")
+    near_duplicates: NearDuplicates = _key(NearDuplicates, "MinHash LSH near-duplicates")
+    reference: Inputs | None = _key(None, "parquet files whose rows rank first")
+    workers: _count(256) | None = _key(None, "processes for `rucola measure`; null: all cores")
+
+
+class Screen(Section):
+    input: Input = _key("data/interim/candidates_measured.parquet", "measured candidates")
+    measure_report: Output = _key(
+        "reports/measure_candidates.json", "the report of measuring the candidates"
+    )
+    out: Output = _key(
+        "data/interim/screened.parquet", "candidates worth annotating (annotate export reads them)"
+    )
+    rejected: Output = _key("data/interim/rejected/screen.parquet", "rows set aside, why")
+    report: Output = _key("reports/screen.json", "counts by reason")
+    plot: Output = _key("reports/plots/candidate_token_lengths.csv", "histogram data")
+    plot_png: Output = _key("reports/plots/candidate_token_lengths.png", "histogram")
+    # Screening's own thresholds (defaults: the filter's), so that an experiment on the
+    # corpus filter never reruns screening and never invalidates answers already paid for.
+    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
+    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
+    min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
+    min_high_freq_share: Share | None = _key(
+        0.6, "kept when the share of high-frequency words is greater; null: off"
+    )
+    near_duplicates: NearDuplicates = _key(
+        NearDuplicates, "MinHash LSH near-duplicates among candidates and the reference"
+    )
+
+
+# --- split, validate, baseline, release ----------------------------------------------
+
+
+class SplitRatios(Section):
+    in_domain: Ratios = _key(lambda: [0.8, 0.1, 0.1], "train / validation / test")
+    out_of_domain: Ratios = _key(lambda: [0.0, 0.5, 0.5], "train / validation / test")
+    learner: Ratios = _key(lambda: [0.8, 0.1, 0.1], "train / validation / test")
+
+
+class Split(Section):
+    out: Output = _key(
+        "data/interim/split.parquet",
+        "rows with split and id (validate, baseline, release read them)",
+    )
+    report: Output = _key("reports/split.json", "sizes and shares")
+    seed: Seed = _key(42, "order of groups within a stratum")
+    ratios: SplitRatios = _key(SplitRatios, "per domain")
+    pin: Inputs = _key(list, "previous releases whose rows keep their split")
+    new_rows: NewRows = _key(
+        "stratified",
+        "rows no pin holds, in a domain with pinned rows: `stratified` among themselves by "
+        "`split.ratios`, or all to `train`, `validation` or `test`",
+    )
+
+
+class Validate(Section):
+    report: Output = _key("reports/validation.json", "every check (release needs it passed)")
+    docs: Output = _key("reports/validation_docs", "Great Expectations Data Docs")
+    max_split_deviation: Share = _key(
+        0.02, "split sizes vs ratios; at least 2 × the largest group / the rows checked"
+    )
+    max_acceptable_share_deviation: Share = _key(
+        0.03,
+        "each split's acceptable share vs its domain's; at least two binomial standard errors, "
+        "2 √(p (1 − p) / n)",
+    )
+    exempt_published: bool = _key(False, "true: rows of a published release skip text checks")
+    error_types: list[Text] = _key(
+        lambda: ["Morphology", "Syntax", "Semantics", "Hallucination"],
+        "allowed `error_type` values",
+        min_length=1,
+    )
+
+
+class Baseline(Section):
+    report: Output = _key("reports/baseline.json", "scores")
+
+
+class Release(Section):
+    out: Output = _key("data/release/rucola", "the public dataset")
+    private: Output = _key("data/release/private", "test gold and corrections")
+    compat: Output = _key("data/release/rucola_csv", "the published RuCoLA CSV layout")
+    changelog: Output = _key("release/CHANGELOG.md", "release notes")
+    annotator_key: AnnotatorKey = _key(
+        "env", "`env`: $RUCOLA_ANNOTATOR_KEY hashes annotator ids; `sample`: the sample's key"
+    )
+    report: Output = _key("reports/release.json", "rows read and released per config")
+    pretty_name: Text = _key("RuCoLA: Russian Corpus of Linguistic Acceptability", "card title")
+    license: Text = _key("apache-2.0", "card licence")
+
+
+class Summarize(Section):
+    """The headline metrics DVC shows, read from the reports of filter, split, baseline and
+    annotate (their ``report`` keys, so each path is written once)."""
+
+    out: Output = _key("reports/metrics.json", "the headline metrics (`dvc metrics show`)")

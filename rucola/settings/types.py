@@ -1,0 +1,215 @@
+"""The value types of the params schema: allowed values (``Literal``), numbers kept as
+written, paths that are read or written, seeds and counts with safe bounds.
+
+Every section model in ``rucola.settings`` is built from these, so a rule about a kind of
+value (what a ratio is, which devices exist) is written once. Stages read the allowed
+values from the ``Literal`` types here (``typing.get_args``), never from a list of their own.
+"""
+
+import codecs
+import math
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
+
+from rucola.errors import RucolaError
+
+# Allowed values: the stages read them from here (``typing.get_args``), never keep a copy.
+Verdict = Literal["acceptable", "unacceptable", "exclude"]
+SourceType = Literal["sheet", "list", "rucola_csv", "m2"]
+Domain = Literal["in_domain", "out_of_domain", "learner"]
+GenerationMethod = Literal["translation", "back_translation", "paraphrase", "perturbation"]
+Backend = Literal["transformers", "ctranslate2"]
+Strategy = Literal["beam", "greedy", "sampling"]
+Dtype = Literal["auto", "float32", "float16", "bfloat16", "int8", "int8_float16", "int8_bfloat16"]
+PerturbationRule = Literal[
+    "gender_agreement",
+    "number_agreement",
+    "case_agreement",
+    "government",
+    "word_order",
+    "drop_word",
+    "repeat_word",
+]
+SourceFormat = Literal["tsv", "pairs", "tatoeba", "text"]
+AggregationMethod = Literal["majority", "dawid_skene", "wawa", "glad"]
+RepeatedVotes = Literal["error", "first", "last", "drop"]
+AnswerFormat = Literal["toloka", "label_studio"]
+AnnotatorKey = Literal["env", "sample"]
+NewRows = Literal["stratified", "train", "validation", "test"]
+
+DEFAULT_MARKS: dict[str, str] = {
+    "": "acceptable",
+    "*": "unacceptable",
+    "*?": "unacceptable",
+    "?*": "unacceptable",
+    "??": "unacceptable",
+    "**": "unacceptable",
+    "?": "exclude",
+    "#": "exclude",
+    "%": "exclude",
+}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How the README's params table names a type (and, for paths, what a command does
+    with it: an ``output`` is written, so its key is checked to stay in the repository)."""
+
+    text: str
+    plural: str = ""
+    role: str = ""
+
+
+OUTPUT = "output"
+INPUT = "input"
+
+
+def shown(value: object) -> str:
+    """A value as a params file writes it, for messages (``null``, ``true``, ``'abc'``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, str):
+        text = value if len(value) <= 60 else value[:57] + "..."
+        return repr(text)
+    return str(value)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number(ge: float | None = None, gt: float | None = None, le: float | None = None) -> Any:
+    """A number (int or float, kept as written) within the given bounds."""
+    if ge is not None and le is not None:
+        text = f"number {ge:g} to {le:g}"
+    elif gt is not None and le is not None:
+        text = f"number > {gt:g}, at most {le:g}"
+    elif ge is not None:
+        text = f"number ≥ {ge:g}"
+    elif gt is not None:
+        text = f"number > {gt:g}"
+    else:
+        text = "number"
+
+    def check(value: object) -> float:
+        if not _is_number(value) or math.isnan(value):  # type: ignore[arg-type]
+            raise ValueError(f"must be a number, not {shown(value)}")
+        number = float(value)  # type: ignore[arg-type]
+        if (
+            (ge is not None and number < ge)
+            or (gt is not None and number <= gt)
+            or (le is not None and number > le)
+        ):
+            raise ValueError(f"must be a {text}, not {shown(value)}")
+        return value  # type: ignore[return-value]
+
+    return Annotated[Any, PlainValidator(check), Kind(text, text.replace("number", "numbers"))]
+
+
+Share = _number(ge=0, le=1)
+NonNegative = _number(ge=0)
+Positive = _number(gt=0)
+Fraction = _number(gt=0, le=1)
+
+
+def ratios_problem(value: object) -> str | None:
+    """Why ``value`` is not train/validation/test ratios (three non-negative numbers that
+    add up to 1), or None. The one rule the split and the validation suite share."""
+    if not isinstance(value, list | tuple) or len(value) != 3 or not all(map(_is_number, value)):
+        return f"must be three numbers (train, validation, test), not {shown(value)}"
+    if any(v < 0 for v in value) or abs(sum(value) - 1) > 1e-6:
+        return f"must be three non-negative numbers that add up to 1, not {list(value)}"
+    return None
+
+
+def split_ratios(value: object, key: str = "split.ratios") -> list[float]:
+    """``value`` as three floats (train, validation, test), or exit 1 naming ``key``."""
+    problem = ratios_problem(value)
+    if problem:
+        raise RucolaError(f"{key} {problem}", "params.yaml")
+    return [float(v) for v in value]  # type: ignore[union-attr]
+
+
+def _ratios(value: object) -> list[float]:
+    problem = ratios_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value  # type: ignore[return-value]
+
+
+def _pair(value: object) -> list[float]:
+    if not isinstance(value, list) or len(value) != 2 or not all(map(_is_number, value)):
+        raise ValueError(f"must be two numbers [low, high], not {shown(value)}")
+    low, high = value
+    if not 0 <= low <= high <= 1:
+        raise ValueError(f"must be [low, high] with 0 ≤ low ≤ high ≤ 1, not {value}")
+    return value
+
+
+def _encoding(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"must be text (an encoding name), not {shown(value)}")
+    try:
+        codecs.lookup(value)
+    except LookupError:
+        raise ValueError(f"{value!r} is not an encoding Python knows (utf-8, cp1251 ...)") from None
+    return value
+
+
+_DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?")
+
+
+def _device(value: object) -> str:
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value):
+        raise ValueError(f"must be auto, cpu, cuda or cuda:N, not {shown(value)}")
+    return value
+
+
+Ratios = Annotated[Any, PlainValidator(_ratios), Kind("three numbers ≥ 0 adding up to 1")]
+Accuracy = Annotated[Any, PlainValidator(_pair), Kind("[low, high], 0 to 1")]
+Encoding = Annotated[Any, PlainValidator(_encoding), Kind("encoding name")]
+Device = Annotated[Any, PlainValidator(_device), Kind("`auto`, `cpu`, `cuda`, `cuda:N`")]
+Output = Annotated[str, Field(min_length=1), Kind("output path", "output paths", OUTPUT)]
+Input = Annotated[str, Field(min_length=1), Kind("path", "paths", INPUT)]
+# A list of input paths; a single path (as the command line and older params give it) is
+# read as a list of one. The lists are what dvc.yaml makes one tracker stage per item of.
+Inputs = Annotated[
+    list[Input], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Kind("list of paths")
+]
+Text = Annotated[str, Field(min_length=1)]
+# Every seed, whichever library it reaches: numpy's legacy RandomState (datasketch's MinHash
+# permutations) takes 0 to 2**32 - 1, the narrowest of numpy, random and torch.
+SEED_MAX = 2**32 - 1
+Seed = Annotated[int, Field(ge=0, le=SEED_MAX)]
+
+
+def _count(most: int, least: int = 1) -> Any:
+    """A whole number from ``least`` to ``most``. Every size, batch and count key has an
+    upper bound, generous but safe: on Linux a params value that exhausts memory ends in the
+    OOM killer, which no error handler sees, so such a value must fail validation instead."""
+    return Annotated[int, Field(ge=least, le=most)]
+
+
+Length = _count(100_000, least=0)  # razdel tokens of one sentence
+
+
+def _key(default: Any, doc: str, **kw: Any) -> Any:
+    """A params key: its default (``...``: required) and what it means (the README's)."""
+    if callable(default):  # a factory: list, dict, a section model, a lambda
+        return Field(default_factory=default, description=doc, **kw)
+    return Field(default, description=doc, **kw)
+
+
+class Section(BaseModel):
+    """A mapping of params keys: unknown keys are an error, values are never coerced."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
