@@ -46,7 +46,8 @@ from rucola.corpus.homoglyphs import fix_homoglyphs
 from rucola.corpus.learner import MinimalPairs, read_pairs
 from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, UNACCEPTABLE, MarkMap, split_leading_mark
 from rucola.corpus.normalize import normalize_text, repaired_characters
-from rucola.corpus.sources import RawExample, read_source, source_files
+from rucola.corpus.sources.readers import read_source, source_files
+from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
 from rucola.rules import first_reason

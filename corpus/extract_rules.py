@@ -28,7 +28,7 @@ from typing import Any
 from rucola.corpus import schema
 from rucola.corpus.artefacts import detect
 from rucola.corpus.normalize import text_fault
-from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.records import RawExample
 from rucola.rules import ItemRule, Reason
 
 ERROR_TYPE_ON_ACCEPTABLE = "error_type_on_acceptable"

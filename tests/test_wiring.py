@@ -173,3 +173,14 @@ def test_dvc_accepts_the_generated_file(tmp_path: Path):
     listed = checked("dvc", "stage", "list", cwd=root).stdout
     for name in ("extract", "filter", "release", "summarize", "generate@perturbations"):
         assert re.search(rf"^{re.escape(name)}\s", listed, re.M), listed
+
+
+@pytest.mark.parametrize("stage", ["split", "validate", "baseline", "release", "summarize"])
+def test_a_new_source_reader_reruns_only_extraction(stage: str):
+    """Readers are chosen in ``corpus/sources/readers.py``: a new one changes that file and
+    adds a module; stages after extraction read published releases through ``rucola_csv``
+    alone, so neither is among their code deps (folder deps used to rerun them all)."""
+    deps = set(stage_bodies()[stage]["deps"])
+    readers = {"corpus/sources/readers.py", "corpus/sources/lists.py", "corpus/sources/sheets.py"}
+    assert not deps & readers
+    assert readers <= set(stage_bodies()["extract"]["deps"])

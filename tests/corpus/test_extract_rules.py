@@ -6,7 +6,7 @@ from __future__ import annotations
 from rucola.corpus import schema
 from rucola.corpus.extract import Extractor, _Collector
 from rucola.corpus.extract_rules import EXAMPLE_RULES, EmptyText, variant_rules
-from rucola.corpus.sources import RawExample
+from rucola.corpus.sources.records import RawExample
 from rucola.settings import Extract
 
 

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from rucola.corpus.sources import source_type
 from rucola.corpus.sources.lists import read_list, strip_numbering
+from rucola.corpus.sources.readers import source_type
 from rucola.errors import RucolaError
 from rucola.settings import ExtractSource
 
