@@ -1,5 +1,12 @@
 """The params of a release built in a temporary project: the split parquet and its
-validation report under ``data/``, the public, private and CSV folders under ``out/``."""
+validation report under ``data/``, the public, private and CSV folders under ``out/``
+(``RELEASE_PARAMS``), or typed for a build called in code (``typed``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rucola.settings import Params
 
 RELEASE_PARAMS = (
     "split:\n  out: data/split.parquet\n"  # what release reads (split.out, validate.report)
@@ -11,3 +18,31 @@ RELEASE_PARAMS = (
     "  report: out/release.json\n"
     "extract:\n  rejected: data/rejected.parquet\n"
 )
+
+
+def merged(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` laid on it, mapping by mapping."""
+    out = dict(base)
+    for key, value in over.items():
+        both = isinstance(value, dict) and isinstance(out.get(key), dict)
+        out[key] = merged(out[key], value) if both else value
+    return out
+
+
+def typed(data: dict, folder: Path) -> Params:
+    """``data`` as the typed params a build reads, with every other file the release reads
+    (the annotation report and votes, set-aside rows, the baseline report) under
+    ``folder/none``, where none exists, and no source of sentences: the test rows alone."""
+    none = folder / "none"
+    base = {
+        "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
+        "generate": {"sources": {}, "generators": {}},
+        "filter": {"rejected": str(none / "filter.parquet")},
+        "annotate": {
+            "report": str(none / "annotation.json"),
+            "votes_out": str(none / "votes.parquet"),
+            "corpus": {"rejected": str(none / "annotate.parquet")},
+        },
+        "baseline": {"report": str(none / "baseline.json")},
+    }
+    return Params.model_validate(merged(base, data))

@@ -133,25 +133,32 @@ class NearDuplicates(Section):
     seed: Seed = _key(42, "MinHash seed")
 
 
-class Filter(Section):
-    out: Output = _key("data/interim/filtered.parquet", "kept rows (split reads them)")
-    rejected: Output = _key("data/interim/rejected/filter.parquet", "rows set aside, why")
-    report: Output = _key("reports/filter.json", "counts by reason")
-    plot: Output = _key("reports/plots/token_lengths.csv", "token length histogram data")
-    plot_png: Output = _key("reports/plots/token_lengths.png", "token length histogram")
+class Thresholds(Section):
+    """The threshold keys ``filter`` and ``screen`` each have, written once. Screening has
+    its own values (defaults: the same), so an experiment on the corpus filter never reruns
+    screening and never invalidates answers already paid for."""
+
     min_tokens: Length | None = _key(4, "razdel tokens; null: off")
     max_tokens: Length | None = _key(30, "razdel tokens; null: off")
     min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
     min_high_freq_share: Share | None = _key(
         0.6, "kept when the share of high-frequency words is greater; null: off"
     )
+
+
+class Filter(Thresholds):
+    out: Output = _key("data/interim/filtered.parquet", "kept rows (split reads them)")
+    rejected: Output = _key("data/interim/rejected/filter.parquet", "rows set aside, why")
+    report: Output = _key("reports/filter.json", "counts by reason")
+    plot: Output = _key("reports/plots/token_lengths.csv", "token length histogram data")
+    plot_png: Output = _key("reports/plots/token_lengths.png", "token length histogram")
     frequency: Frequency = _key(Frequency, "the frequency list")
     near_duplicates: NearDuplicates = _key(NearDuplicates, "MinHash LSH near-duplicates")
     reference: Inputs | None = _key(None, "parquet files whose rows rank first")
     workers: _count(256) | None = _key(None, "processes for `rucola measure`; null: all cores")
 
 
-class Screen(Section):
+class Screen(Thresholds):
     input: Input = _key("data/interim/candidates_measured.parquet", "measured candidates")
     measure_report: Output = _key(
         "reports/measure_candidates.json", "the report of measuring the candidates"
@@ -163,14 +170,6 @@ class Screen(Section):
     report: Output = _key("reports/screen.json", "counts by reason")
     plot: Output = _key("reports/plots/candidate_token_lengths.csv", "histogram data")
     plot_png: Output = _key("reports/plots/candidate_token_lengths.png", "histogram")
-    # Screening's own thresholds (defaults: the filter's), so that an experiment on the
-    # corpus filter never reruns screening and never invalidates answers already paid for.
-    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
-    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
-    min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
-    min_high_freq_share: Share | None = _key(
-        0.6, "kept when the share of high-frequency words is greater; null: off"
-    )
     near_duplicates: NearDuplicates = _key(
         NearDuplicates, "MinHash LSH near-duplicates among candidates and the reference"
     )

@@ -332,29 +332,17 @@ def test_shuffling_what_test_rows_hide_changes_no_published_byte(tmp_path, run_c
     sources changes no byte of any file in the publish manifest, the CSV layout and the
     changelog included (built against a fixed previous release, with a row corrected, one
     removed and test rows relabelled and recategorised since)."""
+    from release_params import typed
+
     from rucola.release.build import build_release
-    from rucola.settings import Params
 
     previous = split_rows()
     write_split(tmp_path / "v1", previous)
     v1 = tmp_path / "v1"
-    none = v1 / "none"  # no annotation round, no set-aside rows, no sources: the rows alone
-    params = {
-        "release": {"pretty_name": "v1"},
-        "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
-        "generate": {"sources": {}, "generators": {}},
-        "filter": {"rejected": str(none / "filter.parquet")},
-        "annotate": {
-            "report": str(none / "annotation.json"),
-            "votes_out": str(none / "votes.parquet"),
-            "corpus": {"rejected": str(none / "annotate.parquet")},
-        },
-        "baseline": {"report": str(none / "baseline.json")},
-    }
     build_release(
         v1 / "data/interim/split.parquet",
         v1 / "reports/validation.json",
-        Params.model_validate(params),
+        typed({"release": {"pretty_name": "v1"}}, v1),
         v1 / "rucola",
         v1 / "private",
     )

@@ -16,6 +16,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before datasets is imported (con
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from datasets import ClassLabel, Features, load_dataset  # noqa: E402
+from release_params import merged, typed  # noqa: E402
 
 from rucola.errors import RucolaError  # noqa: E402
 from rucola.io import file_sha256  # noqa: E402
@@ -30,34 +31,6 @@ PARAMS = {
     },
     "split": {"ratios": {"in_domain": [0.8, 0.1, 0.1], "out_of_domain": [0.0, 0.5, 0.5]}},
 }
-
-
-def merged(base: dict, over: dict) -> dict:
-    """``base`` with ``over`` laid on it, mapping by mapping."""
-    out = dict(base)
-    for key, value in over.items():
-        both = isinstance(value, dict) and isinstance(out.get(key), dict)
-        out[key] = merged(out[key], value) if both else value
-    return out
-
-
-def typed(data: dict, folder: Path) -> Params:
-    """``data`` as the typed params a build reads, with every other file the release reads
-    (the annotation report and votes, set-aside rows, the baseline report) under
-    ``folder/none``, where none exists, and no source of sentences: the test rows alone."""
-    none = folder / "none"
-    base = {
-        "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
-        "generate": {"sources": {}, "generators": {}},
-        "filter": {"rejected": str(none / "filter.parquet")},
-        "annotate": {
-            "report": str(none / "annotation.json"),
-            "votes_out": str(none / "votes.parquet"),
-            "corpus": {"rejected": str(none / "annotate.parquet")},
-        },
-        "baseline": {"report": str(none / "baseline.json")},
-    }
-    return Params.model_validate(merged(base, data))
 
 
 COLUMNS = ["id", "sentence", "label", "error_type", "domain", "detailed_source", "share_acceptable"]
