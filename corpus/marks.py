@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import get_args
-
-from rucola.settings import Verdict
 
 ACCEPTABLE = "acceptable"
 UNACCEPTABLE = "unacceptable"
 EXCLUDE = "exclude"
-VERDICTS = frozenset(get_args(Verdict))  # the schema's values, named above for the stage
 
 # A judgment mark is a run of these characters in front of the sentence.
 MARK_CHARS = "*?#%"

@@ -37,7 +37,7 @@ __all__ = [
     "PARAMS_FILE",
     "load_settings",
     "with_overrides",
-    "lookup",
+    "value_at",
     "optional_path",
     "path_list",
 ]
@@ -56,11 +56,12 @@ OUTPUT_KEYS = output_keys()
 NAMED_KEYS = ["generate.generators", "generate.sources"]
 
 
-def lookup(params: dict[str, Any], dotted: str) -> Any:
-    """The value of a dotted key (``filter.frequency.path``); None when any level lacks it."""
+def value_at(params: BaseModel, dotted: str) -> Any:
+    """The value of a dotted key of typed params (``filter.frequency.path``; a section such
+    as ``annotate.corpus`` is its model)."""
     value: Any = params
     for key in dotted.split("."):
-        value = value.get(key) if isinstance(value, dict) else None
+        value = getattr(value, key)
     return value
 
 
@@ -84,12 +85,12 @@ def optional_path(value: object, key: str, what: str = "file") -> str | None:
     return paths[0] if paths else None
 
 
-def _path_and_name_problems(params: dict[str, Any]) -> list[Problem]:
+def _path_and_name_problems(params: Params) -> list[Problem]:
     """Output paths that leave the repository, generator or source names that are not
     plain names (they become file names)."""
     problems = []
     for key in OUTPUT_KEYS:
-        value = lookup(params, key)
+        value = value_at(params, key)
         if value is None:  # optional outputs (annotate.simulate.out_dir) may be null
             continue
         try:
@@ -97,7 +98,7 @@ def _path_and_name_problems(params: dict[str, Any]) -> list[Problem]:
         except RucolaError as exc:
             problems.append(Problem(tuple(key.split(".")), exc.message, exc.hint))
     for key in NAMED_KEYS:
-        mapping = lookup(params, key)
+        mapping = value_at(params, key)
         for name in mapping if isinstance(mapping, dict) else ():
             try:
                 check_name(name, f"{key}[{name!r}]")
@@ -240,7 +241,7 @@ def _problems(data: Any) -> tuple[list[Problem], Params | None]:
         model = Params.model_validate(data)
     except ValidationError as exc:
         return problems_of(exc), None
-    return cross_problems(model) + _path_and_name_problems(model.model_dump()), model
+    return cross_problems(model) + _path_and_name_problems(model), model
 
 
 def with_overrides(

@@ -27,8 +27,7 @@ class TokenCountRule(RowRule):
         return cls(0 if low is None else low, 10**9 if high is None else high)
 
     def __init__(self, min_tokens: int, max_tokens: int) -> None:
-        if min_tokens > max_tokens:
-            raise ValueError(f"filter.min_tokens ({min_tokens}) > filter.max_tokens ({max_tokens})")
+        # min_tokens ≤ max_tokens is checked where params are read (settings cross_problems)
         self.min_tokens, self.max_tokens = min_tokens, max_tokens
 
     def reasons(self, rows: pa.Table) -> np.ndarray:

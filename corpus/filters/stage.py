@@ -39,10 +39,7 @@ if TYPE_CHECKING:
 def build_rules(settings: Filter | Screen) -> list[FilterRule]:
     """The threshold rules the section turns on (``registry.THRESHOLDS``, in order); a
     threshold set to null is off (rebuilding a published release keeps every row it has)."""
-    try:
-        return THRESHOLDS.build(settings)
-    except ValueError as exc:
-        raise RucolaError(str(exc), "params.yaml") from None
+    return THRESHOLDS.build(settings)
 
 
 # The columns filter and screen compute with, as ``read_table`` checks them: a count or

@@ -55,14 +55,6 @@ def _resolved(annotation: Any, func: Callable[..., Any]) -> Any:
     return annotation
 
 
-def section_of(params: Any, dotted: str) -> Any:
-    """The section model at ``dotted`` (``annotate.corpus``) of a ``Params``."""
-    value = params
-    for part in dotted.split("."):
-        value = getattr(value, part)
-    return value
-
-
 def beside(section: Any, out: Path, given: set[str]) -> dict[str, str]:
     """The section's other output keys, not given on the command line, moved into the
     folder of ``out`` under their own file names."""
@@ -116,12 +108,12 @@ def stage_command(
         @functools.wraps(func)
         def command(**kwargs: Any) -> Any:
             from rucola.cli.common import read_settings
-            from rucola.params import with_overrides
+            from rucola.params import value_at, with_overrides
 
             params = read_settings(kwargs.pop("params_file"))
             source = kwargs.pop("input_path", None) if reads is not None else None
             given = {key: kwargs.pop(f"{key}_path", None) for key in outputs}
-            settings = section_of(params, section)
+            settings = value_at(params, section)
             updates = {key: value for key, value in given.items() if value is not None}
             if "out" in updates:
                 updates = beside(settings, Path(updates["out"]), set(updates)) | updates
@@ -129,7 +121,7 @@ def stage_command(
             settings = with_overrides(settings, names, **updates)
             injected = {"settings": settings, "params": params}
             if reads is not None:
-                injected["source"] = str(source) if source else section_of(params, reads)
+                injected["source"] = str(source) if source else value_at(params, reads)
             return func(**{k: v for k, v in injected.items() if k in wants}, **kwargs)
 
         command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -24,7 +24,15 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from rucola.errors import RucolaError
-from rucola.settings import Kind, Params, _field_type, _is_model, iter_keys, problems_of
+from rucola.settings import (
+    Kind,
+    Params,
+    _field_type,
+    _is_model,
+    defaults_of,
+    iter_keys,
+    problems_of,
+)
 
 __all__ = ["PRESETS", "TABLE_END", "generate", "params_table", "readme", "render"]
 
@@ -77,29 +85,6 @@ def _merged(defaults: dict[str, Any], overlay: dict[str, Any], model: type[BaseM
         else:
             out[key] = value
     return out
-
-
-def _defaults(model: type[BaseModel]) -> dict[str, Any]:
-    """Every key of ``model`` with its default as plain data; models inside lists and
-    mappings (none today) only with what differs from their own defaults."""
-    out: dict[str, Any] = {}
-    for name, field in model.model_fields.items():
-        tp = _field_type(field)[0]
-        if _is_model(tp):
-            out[name] = _defaults(tp)
-        else:
-            out[name] = _plain(field.get_default(call_default_factory=True))
-    return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump(exclude_defaults=True)
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
 
 
 def _lines(data: dict[str, Any], model: type[BaseModel], indent: str) -> Iterator[str]:
@@ -157,7 +142,7 @@ def render(overlay: Path, name: str, schema: type[BaseModel] = Params) -> str:
     data = yaml.safe_load(text) or {}
     if not isinstance(data, dict):
         raise RucolaError("an overlay must be a mapping of sections", overlay)
-    merged = _merged(_defaults(schema), data, schema)
+    merged = _merged(defaults_of(schema), data, schema)
     try:
         schema.model_validate(merged)
     except ValidationError as exc:

@@ -2,6 +2,8 @@
 to the corpus), ``simulate`` (a worker model for planning) and the votes' columns.
 """
 
+from typing import get_args
+
 from rucola.settings.types import (
     Accuracy,
     AggregationMethod,
@@ -46,7 +48,9 @@ class Simulate(Section):
     stage2_accuracy: Accuracy = _key(lambda: [0.8, 0.95], "stage 2 accuracy")
     stage2_spammer_share: Share = _key(0.05, "stage 2 share of random answers")
     methods: list[AggregationMethod] = _key(
-        lambda: ["majority", "dawid_skene", "wawa", "glad"], "methods compared", min_length=1
+        lambda: list(get_args(AggregationMethod)),
+        "methods compared",
+        min_length=1,
     )
     format: AnswerFormat = _key("toloka", "answers written as Toloka TSVs or Label Studio JSON")
 

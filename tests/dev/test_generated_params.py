@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rucola.dev.params import PRESETS, _defaults, generate, render
+from rucola.dev.params import PRESETS, generate, render
 from rucola.errors import RucolaError
 from rucola.params import load_settings
-from rucola.settings import Filter, Params
+from rucola.settings import Filter, Params, defaults_of
 from rucola.settings.types import _key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ def test_a_generated_file_holds_every_key_with_the_overlay_over_the_defaults(tar
     data = yaml.safe_load((ROOT / target).read_text(encoding="utf-8"))
     overlay = yaml.safe_load((ROOT / PRESETS[target]).read_text(encoding="utf-8"))
     assert load_settings(ROOT / target).model_dump() == Params.model_validate(data).model_dump()
-    for section, keys in _defaults(Params).items():
+    for section, keys in defaults_of(Params).items():
         assert set(data[section]) == set(keys), section  # every key, none left to defaults
         for key in keys:
             expected = overlay.get(section, {}).get(key, keys[key])
@@ -68,7 +68,7 @@ def test_an_overlay_names_only_what_differs_from_the_defaults(overlay):
         return out
 
     given = yaml.safe_load((ROOT / overlay).read_text(encoding="utf-8"))
-    assert restated(given, _defaults(Params), "") == []
+    assert restated(given, defaults_of(Params), "") == []
 
 
 def test_a_new_schema_key_reaches_every_generated_file(tmp_path):

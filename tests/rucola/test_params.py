@@ -249,6 +249,17 @@ def test_a_params_mistake_is_one_line_with_file_line_and_key(run_cli, tmp_path, 
     assert "params.yaml" not in output
 
 
+@pytest.mark.parametrize("section", ["filter", "screen"])
+def test_a_minimum_above_the_maximum_is_one_line_where_params_are_read(run_cli, tmp_path, section):
+    """The threshold rules trust this check (the filter's token rule no longer repeats it)."""
+    start = PARAMS.index(f"\n{section}:")
+    at = PARAMS.index("  min_tokens: 4 ", start)
+    text = PARAMS[:at] + "  min_tokens: 40" + PARAMS[at + len("  min_tokens: 4") :]
+    code, output = run_with(run_cli, tmp_path, text)
+    where = f"{FILE}:{text[:at].count(chr(10)) + 1}"
+    assert_one_line(code, output, where, f"{section}.min_tokens: 40 is more than {section}.max")
+
+
 def test_several_mistakes_name_the_first_and_count_the_rest(run_cli, tmp_path):
     text = edited(r"  min_tokens: 4", "  min_tokns: 4")
     text = text.replace("expand_alternations: true", "expand_alternations: 1")
