@@ -49,10 +49,12 @@ FAMILIES = [
     SOURCES,
     "filter.frequency.path",
     "split.pin",
+    "extract.errata",
     "annotate.controls",
     "annotate.stage1",
     "annotate.stage2",
     "annotate.votes",
+    "audit.likely_label_error.model",
 ]
 
 

@@ -108,7 +108,6 @@ def screen(settings: Screen, params: Params, source: str) -> None:
     section="split",
     reads="filter.out",
     input_help="filtered rows",
-    outputs=("out", "report"),
 )
 def split(settings: Split, source: str) -> None:
     """Stratified, group-aware train/validation/test split with deterministic ids."""

@@ -76,12 +76,14 @@ def stage_command(
     reads: str | None = None,
     input_help: str = "input",
     outputs: Sequence[str] = ("out", "rejected", "report"),
+    callback: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register ``func`` as the command ``name`` of ``app`` (see the module docstring).
 
     ``section``: the dotted params section the stage runs on; ``reads``: the dotted params
     key of the file it reads (what ``--input`` replaces, given to ``func`` as ``source``);
-    ``outputs``: which of ``out``, ``rejected``, ``report`` the command takes as options."""
+    ``outputs``: which of ``out``, ``rejected``, ``report`` the command takes as options;
+    ``callback``: register it as ``app``'s own command, run when no subcommand is named."""
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         # The command's own options, their annotations resolved (the injected ones are for
@@ -103,6 +105,11 @@ def stage_command(
         parameters = (
             [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added + [params_option]
         )
+        if callback:
+            context = inspect.Parameter(
+                "ctx", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context
+            )
+            parameters = [context, *parameters]
         wants = set(inspect.signature(func).parameters)
 
         @functools.wraps(func)
@@ -110,6 +117,8 @@ def stage_command(
             from rucola.cli.common import read_settings
             from rucola.params import value_at, with_overrides
 
+            if callback and kwargs.pop("ctx").invoked_subcommand is not None:
+                return None
             params = read_settings(kwargs.pop("params_file"))
             source = kwargs.pop("input_path", None) if reads is not None else None
             given = {key: kwargs.pop(f"{key}_path", None) for key in outputs}
@@ -126,7 +135,10 @@ def stage_command(
 
         command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
         command.__annotations__ = {p.name: p.annotation for p in parameters}
-        app.command(name)(command)
+        if callback:
+            app.callback(invoke_without_command=True)(command)
+        else:
+            app.command(name)(command)
         return func
 
     return register

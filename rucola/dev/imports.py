@@ -32,8 +32,14 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("developer tools", ("rucola.dev",)),
     ("the command line", ("rucola.cli", "rucola.__main__")),
     (
-        "release, validation, generation, annotation",
-        ("rucola.release", "rucola.validation", "rucola.generation", "rucola.annotation"),
+        "release, validation, generation, annotation, curation",
+        (
+            "rucola.release",
+            "rucola.validation",
+            "rucola.generation",
+            "rucola.annotation",
+            "rucola.curation",
+        ),
     ),
     ("corpus", ("rucola.corpus",)),
     ("shared helpers", ("rucola",)),
@@ -252,7 +258,10 @@ def command_function(cmd: str) -> Callable:
         if group is None or word not in group:
             break
         command = group[word]
-    assert getattr(command, "commands", None) is None, f"{cmd!r} names a group, not a command"
+    # A group names a command when it runs one of its own (``rucola audit``: the stage;
+    # ``rucola audit export``: a subcommand).
+    if getattr(command, "commands", None) is not None:
+        assert command.invoke_without_command, f"{cmd!r} names a group, not a command"
     return inspect.unwrap(command.callback)
 
 

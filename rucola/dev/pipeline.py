@@ -42,10 +42,12 @@ TRACKERS: list[tuple[str, str, str, str]] = [
     ("track_source", "generate.sources", "${item.path}", "${key}"),
     ("track_frequency", "filter.frequency.path", "${item}", "${item}"),
     ("track_pin", "split.pin", "${item}", "${item}"),
+    ("track_errata", "extract.errata", "${item}", "${item}"),
     ("track_controls", "annotate.controls", "${item}", "${item}"),
     ("track_stage1", "annotate.stage1", "${item}", "${item}"),
     ("track_stage2", "annotate.stage2", "${item}", "${item}"),
     ("track_votes", "annotate.votes", "${item}", "${item}"),
+    ("track_audit_model", "audit.likely_label_error.model", "${item}", "${item}"),
 ]
 GENERATORS = "generate.generators"
 # What track_index indexes: every tracked key, generators (a second level) after sources.
@@ -118,7 +120,8 @@ def _stages() -> list[Stage]:
             "extract",
             "rucola extract",
             deps=("reports/inputs/extract.sources",),
-            params=("extract",),
+            # every extract key but the errata, which the split applies
+            params=section_keys("extract", exclude=("errata",)),
             outs=("${extract.out}", "${extract.rejected}", report("${extract.report}")),
             comment="""\
 The stages below take every path from params (${extract.out} is params.yaml's
@@ -273,9 +276,30 @@ extract.out), each under the key of the stage that writes it, so a path is writt
         Stage(
             "split",
             "rucola split",
-            deps=("${filter.out}", "reports/inputs/split.pin"),
-            params=("split",),
-            outs=("${split.out}", report("${split.report}")),
+            deps=(
+                "${filter.out}",
+                "reports/inputs/split.pin",
+                item("reports/inputs/extract.errata", "applied once ids and splits are settled"),
+            ),
+            params=("split", "extract.errata", "extract.normalize", "validate.error_types"),
+            outs=("${split.out}", "${split.rejected}", report("${split.report}")),
+        ),
+        Stage(
+            "audit",
+            "rucola audit",
+            deps=("${split.out}", "reports/inputs/audit.likely_label_error.model"),
+            params=section_keys("audit", exclude=("export",)),
+            outs=(
+                item("${audit.out}", "private: hidden test labels; DVC cache, never git"),
+                report("${audit.report}", "counts per kind and split only"),
+            ),
+        ),
+        Stage(
+            "audit_export",
+            "rucola audit export",
+            deps=("${audit.out}",),
+            params=("audit.export",),
+            outs=(item("${audit.export.out}", "Label Studio tasks: private, like the queue"),),
         ),
         Stage(
             "baseline",
@@ -310,6 +334,7 @@ extract.out), each under the key of the stage that writes it, so a path is writt
                 "${extract.rejected}",
                 "${filter.rejected}",
                 "${annotate.corpus.rejected}",
+                "${split.rejected}",
                 item("${annotate.votes_out}", "the votes configuration"),
             ),
             params=(
@@ -318,6 +343,7 @@ extract.out), each under the key of the stage that writes it, so a path is writt
                 "extract.rejected",
                 "filter.rejected",
                 "annotate.corpus.rejected",
+                "split.rejected",
                 note("the card calls a build whose sentence sources all lie under"),
                 note("data/sample/ a sample"),
                 "extract.sources",

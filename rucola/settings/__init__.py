@@ -8,14 +8,24 @@ user-named mappings included) and validates strictly: ``"false"`` is not false a
 is not 42, because coercion would hide the mistake. Numbers keep the type they were written
 with (``min_ipm: 1`` stays 1), so a report never changes because of validation alone.
 
-By concern: ``types`` (kinds of values and allowed values), ``corpus``, ``generate`` and
-``annotate`` (the section models), ``schema`` (``Params``, the whole file), ``keys`` (what
+By concern: ``types`` (kinds of values and allowed values), ``corpus``, ``generate``,
+``annotate`` and ``audit`` (the section models), ``schema`` (``Params``, the whole file), ``keys`` (what
 the schema says about its keys) and ``problems`` (one-line messages, checks between keys).
 Reading the file and pointing at its lines is ``rucola.params``. This package imports
 nothing of the stages, so every layer can use it; import its names from here.
 """
 
 from rucola.settings.annotate import Annotate, AnnotateCorpus, Simulate, VoteColumns
+from rucola.settings.audit import (
+    Audit,
+    AuditExport,
+    AuditFeatures,
+    AuditKind,
+    CategoryMismatch,
+    ConflictingDuplicates,
+    CrossSplitDuplicates,
+    LabelErrors,
+)
 from rucola.settings.corpus import (
     DEFAULT_M2_CATEGORIES,
     DEFAULT_M2_IGNORE,
@@ -92,11 +102,18 @@ __all__ = [
     "SEED_MAX",
     "AggregationMethod",
     "Annotate",
+    "Audit",
+    "AuditExport",
+    "AuditFeatures",
+    "AuditKind",
     "AnnotateCorpus",
     "AnnotatorKey",
     "AnswerFormat",
     "Backend",
     "Baseline",
+    "CategoryMismatch",
+    "ConflictingDuplicates",
+    "CrossSplitDuplicates",
     "Decoding",
     "Domain",
     "Dtype",
@@ -110,6 +127,7 @@ __all__ = [
     "GenerationSource",
     "Generator",
     "Kind",
+    "LabelErrors",
     "Measure",
     "Merge",
     "NearDuplicates",

@@ -107,6 +107,11 @@ class Extract(Section):
     )
     encoding: Encoding = _key("utf-8", "of the input files, e.g. `cp1251` for legacy files")
     m2: ExtractM2 = _key(ExtractM2, "learner corpora: minimal pairs from M2 error annotations")
+    errata: Inputs = _key(
+        list,
+        "errata CSVs `split,domain,id,field,new,reason[,old]` that `split` applies to "
+        "published rows (DVC-tracked, never in git: they may name hidden test rows)",
+    )
 
 
 # --- measure, filter, screen ---------------------------------------------------------
@@ -188,6 +193,9 @@ class Split(Section):
     out: Output = _key(
         "data/interim/split.parquet",
         "rows with split and id (validate, baseline, release read them)",
+    )
+    rejected: Output = _key(
+        "data/interim/rejected/split.parquet", "rows an erratum removed, with its reason"
     )
     report: Output = _key("reports/split.json", "sizes and shares")
     seed: Seed = _key(42, "order of groups within a stratum")

@@ -3,6 +3,7 @@
 import warnings
 
 from rucola.settings.annotate import Annotate
+from rucola.settings.audit import Audit
 from rucola.settings.corpus import (
     Baseline,
     Extract,
@@ -33,6 +34,7 @@ with warnings.catch_warnings():
         screen: Screen = _key(Screen, "`rucola screen`")
         split: Split = _key(Split, "`rucola split`")
         validate: Validate = _key(Validate, "`rucola validate`")
+        audit: Audit = _key(Audit, "`rucola audit ...`")
         baseline: Baseline = _key(Baseline, "`rucola baseline`")
         release: Release = _key(Release, "`rucola release ...`")
         summarize: Summarize = _key(Summarize, "`rucola summarize`")
