@@ -9,7 +9,9 @@
   from a Label Studio export and from a table listing several votes a row (ItaCoLA's
   layout);
 - extracting minimal pairs from an M2 learner corpus: 20,000 synthetic sentences with
-  three annotators, and a real corpus named by ``RUCOLA_M2_CORPUS`` (e.g. GERA's .m2 files).
+  three annotators, and a real corpus named by ``RUCOLA_M2_CORPUS`` (e.g. GERA's .m2 files);
+- the audit's label-error ranking on the published training file with 150 labels flipped
+  (``benchmarks/audit.py``; needs RUCOLA_SHARED_DATA).
 """
 
 from __future__ import annotations
@@ -303,6 +305,12 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
         )
 
 
+def bench_audit() -> None:
+    """``benchmarks/audit.py`` (it prints its own lines, or says it is skipped)."""
+    sys.stdout.flush()  # its lines after the ones already printed, even through a pipe
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "audit.py")], check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-install", action="store_true")
@@ -327,6 +335,7 @@ def main() -> None:
         bench_maintenance(tmp_path)
         bench_annotation(tmp_path)
         bench_learner(tmp_path)
+        bench_audit()
 
 
 if __name__ == "__main__":

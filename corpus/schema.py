@@ -1,7 +1,8 @@
 """The row that travels through the stages, and the names every stage agrees on.
 
 A row only gains columns on its way: extract gives the base columns, measure adds
-attributes, filter the derived share, split the ``split`` and ``id``.
+attributes, filter the derived share, split the ``split`` and ``id`` (and ``review``: the
+errata applied to the row).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ MEASURE_FIELDS = [
 ]
 FILTER_FIELDS = [pa.field("high_freq_share", pa.float64())]  # replaces word_ipm
 SPLIT_FIELDS = [pa.field("split", pa.string()), pa.field("id", pa.int64())]
+# What the split stage records of the errata it applied to a row (``corpus.errata``): a JSON
+# list of ``{"field", "old", "new", "reason", "source": "FILE:LINE"}``, null for a row no
+# erratum touched. The release's corrections ledger reads it; the release never publishes it.
+REVIEW_FIELD = pa.field("review", pa.string())
 
 # What validation and the release rely on in a split row: the base columns every row has
 # (the optional ones left out), the token count, the derived share, the split and the id.

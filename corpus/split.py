@@ -16,6 +16,10 @@ test rows without the gold) counting around them would see an empty test split a
 it with every new row. New rows get ids after the largest id their split ever had (kept or
 named by a pin), so an id once published is never given to another sentence; until a
 version is published and pinned, adding rows may renumber the new rows before them.
+
+Last come the errata (``extract.errata``, ``corpus.errata``): once every row has its split
+and id, published rows are relabelled, recategorised, corrected or removed (set aside in
+``split.rejected``), so a corrected row keeps its place; the report counts them.
 """
 
 from __future__ import annotations
@@ -25,9 +29,19 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from rucola.corpus import schema
 from rucola.corpus.dedup import sentence_key
+from rucola.corpus.errata import (
+    REASON,
+    REVIEW,
+    Applied,
+    ErrataOptions,
+    Erratum,
+    apply_errata,
+    read_errata,
+)
 from rucola.corpus.pin import (
     STRATIFIED,
     group_splits,
@@ -38,13 +52,15 @@ from rucola.corpus.pin import (
     placed_by_policy,
 )
 from rucola.errors import RucolaError
-from rucola.io import stable_hash
+from rucola.io import stable_hash, table_from_frame
 from rucola.settings import Split, SplitRatios
 from rucola.stage import StageRun, read_frame
 
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
 REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
 TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
+# Rows an erratum removed (``split.rejected``): the set-aside columns, then the split row's.
+REJECTED_SCHEMA = schema.set_aside_schema(schema.SPLIT_ROW_SCHEMA)
 
 
 def _ratios(settings: Split, domain: str) -> list[float]:
@@ -130,7 +146,9 @@ def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
 def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Per row the split and id the pins demand (``pinned_split``, ``pinned_id``; null when
     free), the largest id each split ever had (``floor``: kept rows and every row a pin
-    names, removed ones too), and what the pins list that is no longer in the data.
+    names, removed ones too), every identity a pin names (``named``: errata tell a row set
+    aside before the split from an unknown id with it), and what the pins list that is no
+    longer in the data.
 
     A row of a published release is kept by its own ``published_split`` and
     ``published_id``; the pins (``split.pin``) match the other rows, by published identity
@@ -154,8 +172,10 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
         "removed_examples": [],
     }
     floor: dict[str, int] = {}
+    named: set[tuple[str, str, int]] = set()
     if not paths:
-        return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), {**report, "floor": floor}
+        pinned = pd.DataFrame({"pinned_split": split, "pinned_id": ids})
+        return pinned, {**report, "floor": floor, "named": named}
     keys = [sentence_key(s) for s in frame["sentence"]]
     has_identity = split.notna()
     identity = [
@@ -167,8 +187,12 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
     by_pin = 0
     for path in paths:
         pins = load_pin(path)
-        for name, pin_ids in pins.dropna(subset=["id"]).groupby("split")["id"]:
+        with_ids = pins.dropna(subset=["id"])
+        for name, pin_ids in with_ids.groupby("split")["id"]:
             floor[str(name)] = max(floor.get(str(name), -1), int(pin_ids.max()))
+        named.update(
+            zip(with_ids["split"], with_ids["scope"], with_ids["id"].astype(int), strict=True)
+        )
         by_identity = {
             (sp, sc, int(i)): k
             for k, (sp, sc, i) in enumerate(
@@ -197,7 +221,8 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
         report["removed"] += len(removed)
         report["removed_examples"] += removed[: max(0, 20 - len(report["removed_examples"]))]
     report["matched_by_pin"] = by_pin
-    return pd.DataFrame({"pinned_split": split, "pinned_id": ids}), {**report, "floor": floor}
+    pinned = pd.DataFrame({"pinned_split": split, "pinned_id": ids})
+    return pinned, {**report, "floor": floor, "named": named}
 
 
 def _straddling(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -316,19 +341,48 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run_split(settings: Split, source: str | Path) -> dict[str, Any]:
+def run_split(
+    settings: Split, source: str | Path, errata: ErrataOptions | None = None
+) -> dict[str, Any]:
     """The stage over ``source`` (the filtered rows, ``filter.out``): every row read is
-    kept (``read == kept``), with a split and an id."""
-    with StageRun("split", report=settings.report, out=settings.out) as run:
+    kept with a split and an id, unless an erratum (``errata``: ``extract.errata`` and what
+    applying it needs) removes it; those rows go to ``split.rejected`` (reason
+    ``erratum``, the erratum's reason as the detail). The errata files are read and checked
+    first, and every erratum is checked against the rows before any is applied: a bad one
+    is one line naming its file and line, and nothing is written."""
+    options = errata if errata is not None else ErrataOptions()
+    corrections = read_errata(options)
+    with StageRun(
+        "split",
+        report=settings.report,
+        out=settings.out,
+        rejected=settings.rejected,
+        set_aside_schema=REJECTED_SCHEMA,
+    ) as run:
         frame = read_frame(source, hint="run 'rucola filter' first", types=TYPES)
         run.count_read(len(frame))
-        frame, extra = _split(frame, settings, Path(source))
-        return run.finish(frame, **extra)
+        applied, extra = _split(frame, settings, Path(source), corrections, options)
+        run.set_aside(applied.removed, REASON, applied.details)
+        return run.finish(_kept_table(applied.frame), **extra)
+
+
+def _kept_table(frame: pd.DataFrame) -> pa.Table:
+    """The split rows as written; ``review`` is text even when no row has one (a column of
+    nulls would have no type the readers could check)."""
+    table = table_from_frame(frame)
+    where = table.schema.get_field_index(REVIEW)
+    return table.set_column(where, REVIEW, table.column(REVIEW).cast(schema.REVIEW_FIELD.type))
 
 
 def _split(
-    frame: pd.DataFrame, settings: Split, input_path: Path
-) -> tuple[pd.DataFrame, dict[str, Any]]:
+    frame: pd.DataFrame,
+    settings: Split,
+    input_path: Path,
+    errata: list[Erratum] | None = None,
+    options: ErrataOptions | None = None,
+) -> tuple[Applied, dict[str, Any]]:
+    """Splits and ids for ``frame``'s rows, then the errata; the rows kept, the rows the
+    errata removed, and the report."""
     missing = [c for c in REQUIRED if c not in frame.columns]
     if missing:
         raise RucolaError(f"missing column(s) {', '.join(missing)}", input_path)
@@ -338,6 +392,7 @@ def _split(
     seed = settings.seed
     pins, pin_report = _pins(frame, list(settings.pin))
     floor = pin_report.pop("floor")
+    named = pin_report.pop("named")
     frame["pinned_split"] = pins["pinned_split"]
     frame["pinned_id"] = pins["pinned_id"]
     unknown = frame["domain"].isna()
@@ -355,6 +410,9 @@ def _split(
     frame["_scope"] = id_scopes(frame)
     frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
+    # errata last: the rows they name have their published place and id already
+    applied = apply_errata(frame, errata or [], named, options or ErrataOptions())
+    frame = applied.frame
     new = new_rows(frame)
     straddling = _straddling(frame)
     unpinned = frame["pinned_split"].isna()
@@ -378,5 +436,7 @@ def _split(
             "rows": int(new.sum()),
             "by_domain": _new_row_counts(frame, new),
         },
+        "errata": applied.report,
     }
-    return frame, report
+    applied.frame = frame
+    return applied, report

@@ -59,6 +59,7 @@ from rucola.io import file_sha256, write_json
 from rucola.release.card import render_card
 from rucola.release.compat import write_rucola_csv
 from rucola.release.layout import SplitFile
+from rucola.release.ledger import LEDGER_FILE, corrections_ledger
 from rucola.release.manifest import write_manifest
 from rucola.release.plots import category_plot, token_length_plot
 from rucola.release.public import (
@@ -82,7 +83,7 @@ from rucola.release.votes import (
     vote_features,
     write_votes,
 )
-from rucola.stage import StageRun, read_frame, read_table
+from rucola.stage import StageRun, read_frame
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -211,79 +212,6 @@ def gold_rows(frame: pd.DataFrame, config: str = DEFAULT) -> pa.Table:
     return pa.Table.from_pandas(
         test, schema=GOLD_SCHEMA, preserve_index=False
     ).replace_schema_metadata(None)
-
-
-LEDGER_FILE = "corrections.parquet"
-LEDGER_SCHEMA = pa.schema(
-    [
-        ("split", pa.string()),
-        ("domain", pa.string()),
-        ("id", pa.int64()),
-        ("sentence", pa.string()),
-        ("action", pa.string()),  # corrected | removed
-        ("reason", pa.string()),
-    ]
-)
-
-
-# What the ledger needs of a side file of set-aside rows (``corpus.schema.SET_ASIDE_SCHEMA``;
-# ``detail``, ``sentence`` and ``domain`` are read where the file has them).
-LEDGER_INPUT = ["reason", "published_id", "published_split"]
-LEDGER_OPTIONAL = ["detail", "sentence", "domain"]
-
-
-def _rejected_files(params: Params) -> list[Path]:
-    """Every side file of rows set aside on the way to the split data."""
-    paths = [params.extract.rejected, params.filter.rejected, params.annotate.corpus.rejected]
-    return [Path(p) for p in paths if Path(p).is_file()]
-
-
-def corrections_ledger(frame: pd.DataFrame, params: Params) -> pa.Table:
-    """Rows of a published release that this build changed, each with its cause: text
-    corrected at extraction (``corrections``), or set aside with a reason. ``release diff``
-    names the cause of every corrected or removed row from it."""
-    entries: list[dict[str, Any]] = []
-    if "published_id" in frame.columns and "corrections" in frame.columns:
-        corrected = frame[frame["published_id"].notna() & frame["corrections"].notna()]
-        for row in corrected.itertuples(index=False):
-            entries.append(
-                {
-                    "split": row.split,
-                    "domain": row.domain,
-                    "id": int(row.published_id),
-                    "sentence": row.sentence,
-                    "action": "corrected",
-                    "reason": row.corrections,
-                }
-            )
-    for path in _rejected_files(params):
-        hint = "rebuild it with the stage that writes it"
-        table = read_table(path, "set-aside rows", hint=hint)
-        missing = [c for c in LEDGER_INPUT if c not in table.column_names]
-        if missing:
-            raise RucolaError(f"set-aside rows has no column {missing[0]!r}", path, hint=hint)
-        rejected = table.to_pandas().reindex(columns=[*LEDGER_INPUT, *LEDGER_OPTIONAL])
-        rejected = rejected[rejected["published_id"].notna()]
-        for row in rejected.to_dict(orient="records"):
-            detail = row.get("detail")
-            entries.append(
-                {
-                    "split": row["published_split"],
-                    "domain": row.get("domain") if isinstance(row.get("domain"), str) else None,
-                    "id": int(row["published_id"]),
-                    "sentence": row.get("sentence"),
-                    "action": "removed",
-                    "reason": row["reason"] + (f" ({detail})" if isinstance(detail, str) else ""),
-                }
-            )
-    ledger = pd.DataFrame(entries, columns=LEDGER_SCHEMA.names)
-    ledger = ledger.astype(object).where(ledger.notna(), None)
-    ledger = ledger.sort_values(
-        ["split", "id"],
-        key=lambda c: c.map(schema.SPLIT_INDEX) if c.name == "split" else c,
-        kind="stable",
-    )
-    return pa.Table.from_pandas(ledger, schema=LEDGER_SCHEMA, preserve_index=False)
 
 
 def _write_split(rows: pd.DataFrame, folder: Path, config: str, split: str) -> SplitFile:

@@ -5,8 +5,11 @@ split, id scope (the domain in train and validation, nothing in test) and id. A 
 in both with other text was corrected; with another label relabelled; with another category
 re-categorised. A row only in the old release whose text reappears only in the new one under
 another identity moved (a pin forbids that; the diff shows it if it happens). The rest were
-added or removed. The cause of a correction or removal comes from the new build's ledger
-(``private/corrections.parquet`` beside the release folder, written by ``release build``).
+added or removed. The cause of a change comes from the new build's ledger
+(``private/corrections.parquet`` beside the release folder, written by ``release build``;
+see ``release.ledger``), from the entries of that change's own action: a row whose text
+extraction repaired and whose label an erratum changed is listed as corrected with the
+repair as its cause and as relabelled with the erratum's reason.
 
 Two diffs. The public one (``rucola release diff``, the published CHANGELOG) compares the
 public form of both releases (``release.public.hide``): a test row there is its id and
@@ -28,13 +31,15 @@ from rucola.corpus.dedup import sentence_key
 from rucola.corpus.pin import id_scopes, read_release_folder
 from rucola.corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
 from rucola.errors import RucolaError
+from rucola.release.ledger import LEDGER_FILE
 from rucola.release.public import GOLD_FILES, hide
 from rucola.stage import read_frame
 
 COLUMNS = FRAME_COLUMNS
 KEY = ["split", "scope", "id"]
 KINDS = ["added", "removed", "corrected", "relabelled", "recategorised", "moved"]
-LEDGER = "corrections.parquet"
+CAUSED = ("removed", "corrected", "relabelled", "recategorised")  # the ledger's actions
+LEDGER = LEDGER_FILE
 LISTED = 200  # rows listed per kind in the Markdown section
 
 
@@ -102,6 +107,18 @@ def read_ledger(path: str | Path, private: bool = False) -> pd.DataFrame | None:
     return frame.set_index(["split", "scope", "id"])
 
 
+def _causes(ledger: pd.DataFrame | None) -> dict[tuple, list[tuple[str, str]]]:
+    """Identity -> (action, reason) of every ledger entry, in the ledger's order."""
+    out: dict[tuple, list[tuple[str, str]]] = {}
+    if ledger is None:
+        return out
+    for identity, action, reason in zip(
+        ledger.index, ledger["action"], ledger["reason"], strict=True
+    ):
+        out.setdefault(identity, []).append((str(action), str(reason)))
+    return out
+
+
 def _same(a: Any, b: Any) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and str(a) == str(b))
 
@@ -132,21 +149,27 @@ def diff_releases(
     """The changes from ``old`` to ``new``; ``private`` shows test rows' hidden values (the
     frames must then have them: ``read_release(..., private=True)``)."""
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    causes = _causes(ledger)
 
-    def cause(identity: tuple) -> str | None:
-        if ledger is None or identity not in ledger.index:
-            return None
-        entry = ledger.loc[identity]
-        if isinstance(entry, pd.DataFrame):
-            entry = entry.iloc[0]
-        return str(entry["reason"])
+    def cause(identity: tuple, action: str | None) -> str | None:
+        """The ledger's reasons for ``identity``'s change ``action`` (any action: None),
+        joined when there are several (homoglyphs repaired, then an erratum's text)."""
+        entries = causes.get(identity, [])
+        reasons = [r for a, r in entries if action is None or a == action]
+        return "; ".join(dict.fromkeys(reasons)) if reasons else None
 
     common = old.index.intersection(new.index, sort=False)
     for identity in common:
         a, b = old.loc[identity], new.loc[identity]
         if a["sentence"] != b["sentence"]:
             rows["corrected"].append(
-                _row(identity, new, private, before=a["sentence"], cause=cause(identity))
+                _row(
+                    identity,
+                    new,
+                    private,
+                    before=a["sentence"],
+                    cause=cause(identity, "corrected"),
+                )
             )
         if not _same(a["label"], b["label"]):
             rows["relabelled"].append(
@@ -156,7 +179,7 @@ def diff_releases(
                     private,
                     before=a["label"],
                     after=b["label"],
-                    cause=cause(identity),
+                    cause=cause(identity, "relabelled"),
                 )
             )
         if not _same(a["error_type"], b["error_type"]):
@@ -167,7 +190,7 @@ def diff_releases(
                     private,
                     before=a["error_type"],
                     after=b["error_type"],
-                    cause=cause(identity),
+                    cause=cause(identity, "recategorised"),
                 )
             )
     only_old = old.index.difference(new.index, sort=False)
@@ -186,11 +209,11 @@ def diff_releases(
                     new,
                     private,
                     before=f"{identity[0]} {identity[2]}",
-                    cause=cause(target),
+                    cause=cause(target, None),
                 )
             )
         else:
-            rows["removed"].append(_row(identity, old, private, cause=cause(identity)))
+            rows["removed"].append(_row(identity, old, private, cause=cause(identity, "removed")))
     for identity in only_new:
         if identity not in moved_to:
             rows["added"].append(_row(identity, new, private))
@@ -211,7 +234,7 @@ def diff_releases(
             moves = [f"{r['before'].split()[0]} -> {r['split']}" for r in listed]
             entry["by_move"] = {k: moves.count(k) for k in sorted(set(moves))}
             entry["train_to_test"] = moves.count("train -> test")
-        if kind in ("removed", "corrected"):
+        if kind in CAUSED:
             causes = [r["cause"] or "(no recorded cause)" for r in listed]
             entry["by_cause"] = {k: causes.count(k) for k in sorted(set(causes))}
         result[kind] = entry

@@ -17,12 +17,7 @@ COPY = [
     "configs",
     "data/sample",
     "reports/inputs",
-    "corpus",
-    "annotation",
-    "generation",
-    "validation",
-    "release",
-    "rucola",
+    # and every folder pyproject's package-dir maps into rucola (see copy_project)
     ".dvc/config",
     ".dvc/.gitignore",
     ".gitignore",
@@ -31,7 +26,10 @@ COPY = [
 
 def copy_project(target: Path) -> Path:
     """Copy what ``dvc repro`` needs into ``target`` (created); returns ``target``."""
-    for name in COPY:
+    from rucola.dev.imports import package_dirs
+
+    folders = sorted({p.relative_to(ROOT).as_posix() for p in package_dirs().values()})
+    for name in [*COPY, *folders]:
         source, copy = ROOT / name, target / name
         if not source.exists():
             continue

@@ -38,6 +38,7 @@ def typed(data: dict, folder: Path) -> Params:
         "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
         "generate": {"sources": {}, "generators": {}},
         "filter": {"rejected": str(none / "filter.parquet")},
+        "split": {"rejected": str(none / "split.parquet")},
         "annotate": {
             "report": str(none / "annotation.json"),
             "votes_out": str(none / "votes.parquet"),

@@ -43,3 +43,9 @@ def test_in_process_benchmarks_run(tmp_path):
     out = bench(tmp_path, "run.py", "--tiny")
     assert "annotate merge, Label Studio export" in out
     assert "extract, M2 learner corpus" in out
+
+
+def test_audit_benchmark_runs(tmp_path):
+    out = bench(tmp_path, "audit.py", "--sentences", "120", "--seeds", "1")
+    assert "synthetic stand-in (120 sentences)" in out
+    assert any(line.startswith("mean of 1 seeds: 1 - p ") for line in out.splitlines()), out

@@ -14,17 +14,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+from rucola.dev.imports import package_dirs
+
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = [
-    "pyproject.toml",
-    "README.md",
-    "rucola",
-    "corpus",
-    "annotation",
-    "generation",
-    "validation",
-    "release",
-]
+# The folders pyproject's package-dir maps into rucola (corpus/, curation/, ...).
+FOLDERS = sorted({path.relative_to(ROOT).as_posix() for path in package_dirs().values()})
+SOURCES = ["pyproject.toml", "README.md", *FOLDERS]
 
 
 def test_wheel_exposes_only_rucola(tmp_path):
@@ -48,7 +43,7 @@ def test_wheel_exposes_only_rucola(tmp_path):
     top = {name.split("/")[0] for name in names}
     assert top == {"rucola", next(t for t in top if t.endswith(".dist-info"))}
     modules = {name for name in names if name.endswith(".py")}
-    for folder in ["corpus", "annotation", "generation", "validation", "release"]:
+    for folder in (f for f in FOLDERS if f != "rucola"):
         expected = {
             f"rucola/{path.relative_to(ROOT).as_posix()}"
             for path in (ROOT / folder).rglob("*.py")

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from audit_checks import assert_v1_audit
 from dvc_project import copy_project
 
 pytestmark = pytest.mark.slow
@@ -104,6 +105,9 @@ def test_v1_rebuilds_the_published_files_and_v1_1_keeps_every_id_and_split(proje
     tfidf = TfidfVectorizer(lowercase=False, min_df=5, max_df=0.9, ngram_range=(1, 3))
     tfidf.fit_transform(train["sentence"])
     assert tfidf.transform(test_csv["sentence"]).shape[0] == 2789 and len(dev) == 2787
+    # The audit of the v1 build lists the train sentence repeated in test and every
+    # near-duplicate group that straddles splits.
+    assert_v1_audit(project)
     v1 = project.parent / "v1"
     shutil.copytree(project / "data/release", v1)
 
@@ -184,3 +188,93 @@ def test_with_the_private_gold_the_published_submission_scores(project):
     empty.write_text("id,acceptable\n")
     failed = sh("rucola", "evaluate", str(empty), cwd=project, ok=False)
     assert failed.returncode == 1 and "without a prediction" in failed.stderr
+
+
+def _listed(diff: str) -> dict[str, set[tuple[str, int, str]]]:
+    """(split, id, cause) of every row the Markdown of ``release diff`` lists, by kind."""
+    out: dict[str, set[tuple[str, int, str]]] = {}
+    kind = None
+    for line in diff.splitlines():
+        if line.startswith("### "):
+            kind = line[4:].lower()
+        elif kind and line.startswith("| ") and not line.startswith("| split |"):
+            cells = line.split(" | ")
+            out.setdefault(kind, set()).add((cells[0][2:], int(cells[1]), cells[-1][:-2]))
+    return out
+
+
+def test_errata_on_v1_1_are_listed_with_their_reasons(project):
+    """Issue 26: five errata (three labels 0 -> 1, a text, a removal; train and validation)
+    on the v1.1 build. The diff against v1 lists exactly v1.1's automatic corrections and
+    those five, each with its reason; the relabelled rows lose their category with the
+    same reason; every row keeps its id and split; validation still passes."""
+    import csv
+
+    import yaml
+
+    v1 = project.parent / "v1"  # the first test's copy of the v1 build
+    build(project, "rucola-v1.1.yaml")
+    command = ("rucola", "release", "diff", str(v1 / "rucola"), "data/release/rucola")
+    automatic = _listed(sh(*command, cwd=project).stdout)
+    assert automatic.keys() == {"corrected", "removed"}, automatic.keys()
+    touched = {(s, i) for rows in automatic.values() for s, i, _ in rows}
+
+    split = pd.read_parquet(project / "data/interim/split.parquet")
+    candidates = split[split["pinned_split"].notna() & split["corrections"].isna()]
+    candidates = candidates[
+        [(s, i) not in touched for s, i in zip(candidates["split"], candidates["id"], strict=True)]
+    ]
+    in_domain = candidates[candidates["domain"] == "in_domain"]
+    unacceptable = in_domain[in_domain["label"] == 0]
+    relabel = [
+        *unacceptable[unacceptable["split"] == "train"].head(2).itertuples(),
+        *unacceptable[unacceptable["split"] == "validation"].head(1).itertuples(),
+    ]
+    keys = set(split["sentence"])
+    fixable = in_domain[
+        (in_domain["split"] == "train")
+        & (in_domain["label"] == 1)
+        & in_domain["sentence"].str.endswith(".")
+        & ~in_domain["sentence"].str[:-1].add("!").isin(keys)
+    ]
+    fix = next(fixable.itertuples())
+    ood = candidates[(candidates["domain"] == "out_of_domain") & (candidates["split"] != "test")]
+    drop = next(ood.itertuples())
+    reasons = {(r.split, r.id): f"review {n}: acceptable as written" for n, r in enumerate(relabel)}
+    lines = [["split", "domain", "id", "field", "new", "reason", "old"]]
+    lines += [[r.split, r.domain, r.id, "label", 1, reasons[(r.split, r.id)], 0] for r in relabel]
+    lines.append(
+        [fix.split, fix.domain, fix.id, "sentence", fix.sentence[:-1] + "!", "exclaim", ""]
+    )
+    lines.append([drop.split, drop.domain, drop.id, "remove", "", "not in Russian", ""])
+    errata = project / "data/raw/errata/v1.1.csv"
+    errata.parent.mkdir(parents=True)
+    with errata.open("w", encoding="utf-8", newline="") as file:
+        csv.writer(file, lineterminator="\n").writerows(lines)
+    # data/raw/* is git-ignored and only data/raw/*.dvc is not: DVC tracks the folder
+    sh("dvc", "add", "-q", "data/raw/errata", cwd=project)
+    params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
+    params["extract"]["errata"] = ["data/raw/errata/v1.1.csv"]
+    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    repro = sh("dvc", "repro", cwd=project)
+    assert "Running stage 'extract'" not in repro.stdout + repro.stderr  # split onwards only
+
+    listed = _listed(sh(*command, cwd=project).stdout)
+    expected = {
+        "corrected": automatic["corrected"] | {(fix.split, fix.id, "erratum: exclaim")},
+        "removed": automatic["removed"] | {(drop.split, drop.id, "erratum: not in Russian")},
+        "relabelled": {(s, i, f"erratum: {why}") for (s, i), why in reasons.items()},
+        # a label changed to 1 clears the category, with the same reason
+        "recategorised": {(s, i, f"erratum: {why}") for (s, i), why in reasons.items()},
+    }
+    assert listed == expected
+    after = pd.read_parquet(project / "data/interim/split.parquet")
+    assert len(after) == len(split) - 1
+    kept = after.set_index(["split", "domain", "id"])
+    for r in relabel:
+        row = kept.loc[(r.split, r.domain, r.id)]
+        assert row["label"] == 1 and pd.isna(row["error_type"]) and row["sentence"] == r.sentence
+    assert kept.loc[(fix.split, fix.domain, fix.id), "sentence"] == fix.sentence[:-1] + "!"
+    assert json.loads((project / "reports/validation.json").read_text())["success"] is True
+    report = json.loads((project / "reports/split.json").read_text())["errata"]
+    assert report["errata"] == 5 and report["test"] == {"rows": 0}

@@ -109,9 +109,14 @@ def screen(settings: Screen, params: Params, source: str) -> None:
     reads="filter.out",
     input_help="filtered rows",
 )
-def split(settings: Split, source: str) -> None:
-    """Stratified, group-aware train/validation/test split with deterministic ids."""
+def split(settings: Split, params: Params, source: str) -> None:
+    """Stratified, group-aware train/validation/test split with deterministic ids; then the
+    errata (extract.errata) correct or remove published rows."""
+    from rucola.corpus.errata import ErrataOptions
+    from rucola.corpus.errata import summary_line as errata_line
     from rucola.corpus.split import run_split, summary_lines
 
-    for line in summary_lines(run_split(settings, source)):
+    report = run_split(settings, source, ErrataOptions.from_params(params))
+    errata = errata_line(report["errata"])
+    for line in [*summary_lines(report), *([errata] if errata else [])]:
         out.print(line, markup=False, soft_wrap=True)

@@ -41,12 +41,17 @@ def export(
 def import_(
     export_file: Annotated[Path, typer.Argument(help="Label Studio JSON export of the review")],
     errata: Annotated[Path, typer.Option("--out", help="the errata CSV to write")],
+    undecided: Annotated[
+        Path | None,
+        typer.Option("--undecided", help="also write the undecided tasks to this CSV"),
+    ] = None,
     params_file: ParamsOption = None,
 ) -> None:
     """Turn the reviewers' decisions into an errata file: a decision a majority of a task's
-    reviewers made is an erratum; ties and split decisions are listed as undecided."""
+    reviewers made is an erratum; ties and split decisions are listed as undecided, never
+    applied. Name the file in `extract.errata` (and `dvc add` it, never git)."""
     from rucola.curation.review import import_lines, import_review
 
     params = read_settings(params_file)
-    for line in import_lines(import_review(export_file, errata, params)):
+    for line in import_lines(import_review(export_file, errata, params, undecided)):
         out.print(line, markup=False, soft_wrap=True)

@@ -57,14 +57,21 @@ def _resolved(annotation: Any, func: Callable[..., Any]) -> Any:
 
 def beside(section: Any, out: Path, given: set[str]) -> dict[str, str]:
     """The section's other output keys, not given on the command line, moved into the
-    folder of ``out`` under their own file names."""
+    folder of ``out`` under their own file names; a name that is already taken there
+    (``split.rejected`` is ``rejected/split.parquet``, as ``--out split.parquet`` may be)
+    gets its key in front (``rejected_split.parquet``), so no output overwrites another."""
     from rucola.settings import output_fields
 
-    moved = {}
+    moved: dict[str, str] = {}
+    taken = {out.name}
     for key in output_fields(type(section)):
         value = getattr(section, key)
         if key != "out" and key not in given and value is not None:
-            moved[key] = str(out.parent / Path(value).name)
+            name = Path(value).name
+            if name in taken:
+                name = f"{key}_{name}"
+            taken.add(name)
+            moved[key] = str(out.parent / name)
     return moved
 
 

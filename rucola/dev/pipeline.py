@@ -288,7 +288,10 @@ extract.out), each under the key of the stage that writes it, so a path is writt
             "audit",
             "rucola audit",
             deps=("${split.out}", "reports/inputs/audit.likely_label_error.model"),
-            params=section_keys("audit", exclude=("export",)),
+            params=(
+                *section_keys("audit", exclude=("export",)),
+                item("validate.error_types", "category_mismatch: the allowed categories"),
+            ),
             outs=(
                 item("${audit.out}", "private: hidden test labels; DVC cache, never git"),
                 report("${audit.report}", "counts per kind and split only"),
@@ -298,7 +301,7 @@ extract.out), each under the key of the stage that writes it, so a path is writt
             "audit_export",
             "rucola audit export",
             deps=("${audit.out}",),
-            params=("audit.export",),
+            params=("audit.export", item("validate.error_types", "the review's categories")),
             outs=(item("${audit.export.out}", "Label Studio tasks: private, like the queue"),),
         ),
         Stage(

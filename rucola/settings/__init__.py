@@ -9,8 +9,9 @@ is not 42, because coercion would hide the mistake. Numbers keep the type they w
 with (``min_ipm: 1`` stays 1), so a report never changes because of validation alone.
 
 By concern: ``types`` (kinds of values and allowed values), ``corpus``, ``generate``,
-``annotate`` and ``audit`` (the section models), ``schema`` (``Params``, the whole file), ``keys`` (what
-the schema says about its keys) and ``problems`` (one-line messages, checks between keys).
+``annotate`` and ``audit`` (the section models), ``schema`` (``Params``, the whole file),
+``keys`` (what the schema says about its keys) and ``problems`` (one-line messages, checks
+between keys).
 Reading the file and pointing at its lines is ``rucola.params``. This package imports
 nothing of the stages, so every layer can use it; import its names from here.
 """

@@ -35,7 +35,8 @@ class LabelErrors(Section):
         "tfidf", "`tfidf` word n-grams, or `embeddings` of a local Hugging Face model"
     )
     model: Inputs = _key(
-        list, "`embeddings`: `[a local Hugging Face model folder]` (never downloaded)",
+        list,
+        "`embeddings`: `[a local Hugging Face model folder]` (never downloaded)",
         max_length=1,
     )
     C: Positive = _key(1.0, "inverse regularisation of the logistic regression")
@@ -46,7 +47,7 @@ class CategoryMismatch(Section):
     enabled: bool = _key(
         True,
         "a category that contradicts the label or domain, or that a cross-validated "
-        "classifier finds unlikely",
+        "TF-IDF classifier (`likely_label_error`'s folds, seed and C) finds unlikely",
     )
 
 

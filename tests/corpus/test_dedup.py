@@ -183,7 +183,11 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
     report = run_filter(filtered, tmp_path / "m.parquet")
     assert report["kept"] == len(rows)  # minimal pairs are grouped, not dropped
     assert report["duplicates"]["clusters"] >= 20  # one per subject and place
-    split = Split(out=str(tmp_path / "s.parquet"), report=str(tmp_path / "s.json"))
+    split = Split(
+        out=str(tmp_path / "s.parquet"),
+        rejected=str(tmp_path / "s_rejected.parquet"),
+        report=str(tmp_path / "s.json"),
+    )
     run_split(split, filtered.out)
     result = pq.read_table(tmp_path / "s.parquet").to_pandas().set_index("sentence")
     assert set(result["split"]) == {"train", "validation", "test"}

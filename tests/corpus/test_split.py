@@ -18,7 +18,11 @@ from rucola.settings import Split
 def split_params(tmp_path, **changes) -> tuple[Split, str]:
     """The split settings (defaults, paths under ``tmp_path``, ``changes``) and the input."""
     settings = with_overrides(
-        Split(), out=str(tmp_path / "out.parquet"), report=str(tmp_path / "split.json"), **changes
+        Split(),
+        out=str(tmp_path / "out.parquet"),
+        rejected=str(tmp_path / "rejected.parquet"),
+        report=str(tmp_path / "split.json"),
+        **changes,
     )
     return settings, str(tmp_path / "in.parquet")
 

@@ -261,3 +261,127 @@ def test_diff_help_names_every_kind_of_release_it_takes(run_cli):
     assert code == 0
     assert "a release folder" in text and "a split parquet" in text
     assert "a folder in the published RuCoLA CSV layout" in text
+
+
+# --- errata: the ledger and the diff -----------------------------------------------------
+
+
+def _errata_release(folder, errata: list[str], corrected: bool) -> None:
+    """The errata project (``errata_rows``) split with ``errata`` and built into
+    ``folder/rucola``; ``corrected``: train row 1's text repaired at extraction (a Latin
+    ``o`` before), so it carries a ``corrections`` entry as homoglyph repairs do."""
+    import contextlib
+    import json
+    from pathlib import Path
+
+    from errata_rows import split_input, write_errata, write_project
+    from test_build import typed
+
+    from rucola.corpus.errata import ErrataOptions
+    from rucola.corpus.split import run_split
+    from rucola.io import file_sha256
+    from rucola.params import load_settings
+    from rucola.release.build import build_release
+
+    folder.mkdir(parents=True)
+    with contextlib.chdir(folder):
+        files = [str(write_errata(Path("errata.csv"), *errata))] if errata else []
+        params = load_settings(write_project(Path(), files))
+        frame = split_input()
+        if corrected:
+            frame.loc[1, "corrections"] = "homoglyphs: Кoт->Кот"
+        else:
+            frame.loc[1, "sentence"] = "Кoт спят на диване."
+        frame.to_parquet("in.parquet")
+        run_split(params.split, "in.parquet", ErrataOptions.from_params(params))
+        data = Path("out/split.parquet")
+        Path("v.json").write_text(json.dumps({"success": True, "data_sha256": file_sha256(data)}))
+        build = typed({"split": {"rejected": str(folder / "out/rejected.parquet")}}, folder)
+        build_release(data, "v.json", build, "rucola", "private")
+
+
+ERRATA = [
+    "train,in_domain,1,label,1,reported by a user",
+    "train,in_domain,3,error_type,Morphology,agreement is morphology",
+    "validation,in_domain,0,remove,,not a sentence of Russian",
+    "train,in_domain,2,sentence,Собака громко лает ночью.,the source lost a word",
+    "test,,1,label,1,expert review",
+    "test,,0,sentence,Дети играют в большом саду.,OCR",
+]
+
+
+def test_errata_are_in_the_ledger_and_each_change_shows_its_own_cause(tmp_path):
+    import pyarrow.parquet as pq
+
+    _errata_release(tmp_path / "v1", [], corrected=False)
+    _errata_release(tmp_path / "v2", ERRATA, corrected=True)
+    ledger = pq.read_table(tmp_path / "v2/private/corrections.parquet").to_pylist()
+    assert [(e["split"], e["id"], e["action"], e["reason"]) for e in ledger] == [
+        ("train", 1, "corrected", "homoglyphs: Кoт->Кот"),
+        ("train", 1, "relabelled", "erratum: reported by a user"),
+        ("train", 1, "recategorised", "erratum: reported by a user"),
+        ("train", 2, "corrected", "erratum: the source lost a word"),
+        ("train", 3, "recategorised", "erratum: agreement is morphology"),
+        ("validation", 0, "removed", "erratum: not a sentence of Russian"),
+        ("test", 0, "corrected", "erratum: OCR"),
+        ("test", 1, "relabelled", "erratum: expert review"),
+        ("test", 1, "recategorised", "erratum: expert review"),
+    ]
+
+    result = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola")
+
+    def listed(kind: str, diff: dict = result) -> list[tuple]:
+        rows = [(r["split"], r["id"], r["cause"]) for r in diff[kind]["list"]]
+        return sorted(rows, key=lambda r: (["train", "validation", "test"].index(r[0]), r[1]))
+
+    # the row both repaired and relabelled: each change with its own cause
+    assert listed("corrected") == [
+        ("train", 1, "homoglyphs: Кoт->Кот"),
+        ("train", 2, "erratum: the source lost a word"),
+        ("test", 0, None),  # a test row's text change is public, its cause is not
+    ]
+    assert listed("relabelled") == [("train", 1, "erratum: reported by a user")]
+    assert listed("recategorised") == [
+        ("train", 1, "erratum: reported by a user"),
+        ("train", 3, "erratum: agreement is morphology"),
+    ]
+    assert listed("removed") == [("validation", 0, "erratum: not a sentence of Russian")]
+    assert result["added"]["rows"] == result["moved"]["rows"] == 0
+    assert result["relabelled"]["by_cause"] == {"erratum: reported by a user": 1}
+    assert result["recategorised"]["by_cause"] == {
+        "erratum: agreement is morphology": 1,
+        "erratum: reported by a user": 1,
+    }
+    markdown = to_markdown(result, "v1.1.0")
+    assert "erratum: reported by a user" in markdown and "0 -> 1" in markdown
+    assert "expert review" not in markdown and "OCR" not in markdown
+
+    private = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola", private=True)
+    assert listed("relabelled", private) == [
+        ("train", 1, "erratum: reported by a user"),
+        ("test", 1, "erratum: expert review"),
+    ]
+    assert [(r["before"], r["after"]) for r in private["relabelled"]["list"]] == [(0, 1)] * 2
+    test = [r for r in private["recategorised"]["list"] if r["split"] == "test"]
+    assert [(r["before"], r["after"], r["cause"]) for r in test] == [
+        ("Morphology", None, "erratum: expert review")
+    ]
+    assert ("test", 0, "erratum: OCR") in [
+        (r["split"], r["id"], r["cause"]) for r in private["corrected"]["list"]
+    ]
+
+
+def test_the_public_diff_never_tells_a_test_rows_erratum(tmp_path):
+    """Issue 23 holds for errata: with only test rows corrected by errata, the public diff
+    lists the text change alone, without its cause, and nothing relabelled."""
+    errata = ["test,,1,label,1,the gold was wrong", "test,,1,sentence,Дети играли в саду.,typo"]
+    _errata_release(tmp_path / "v1", [], corrected=True)
+    _errata_release(tmp_path / "v2", errata, corrected=True)
+    result = release_diff(tmp_path / "v1/rucola", tmp_path / "v2/rucola")
+    assert [(r["split"], r["id"], r["cause"]) for r in result["corrected"]["list"]] == [
+        ("test", 1, None)
+    ]
+    for kind in ("relabelled", "recategorised", "removed", "added", "moved"):
+        assert result[kind]["rows"] == 0, kind
+    text = to_markdown(result, "v1.1.0")
+    assert "the gold was wrong" not in text and "typo" not in text and "Morphology" not in text

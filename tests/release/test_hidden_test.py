@@ -47,7 +47,11 @@ def split_corpus(tmp_path: Path) -> pd.DataFrame:
     frame["mark"] = ""
     frame["origin"] = [f"test:{i}" for i in range(len(frame))]
     write_parquet(frame, tmp_path / "filtered.parquet")
-    settings = Split(out=str(tmp_path / "split.parquet"), report=str(tmp_path / "split.json"))
+    settings = Split(
+        out=str(tmp_path / "split.parquet"),
+        rejected=str(tmp_path / "split_rejected.parquet"),
+        report=str(tmp_path / "split.json"),
+    )
     run_split(settings, tmp_path / "filtered.parquet")
     return pd.read_parquet(tmp_path / "split.parquet")
 

@@ -125,6 +125,7 @@ def test_pinning_a_kept_release_keeps_every_split_and_id(project, run_cli, tmp_p
     work = tmp_path_factory.mktemp("split")
     settings = Split(
         out=str(work / "out.parquet"),
+        rejected=str(work / "rejected.parquet"),
         report=str(work / "split.json"),
         pin=[str(project / KEPT / "rucola")],
     )

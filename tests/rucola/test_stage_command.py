@@ -95,3 +95,18 @@ def test_split_reads_what_filter_writes(run_cli, tmp_path):
     )
     code, _, stderr = run_cli("split", cwd=tmp_path)
     assert code == 1 and stderr.startswith("error: filtered_here.parquet"), stderr
+
+
+def test_a_companion_named_like_the_output_never_overwrites_it(tmp_path):
+    """``split.rejected`` is ``rejected/split.parquet``: ``split --out x/split.parquet``
+    must not put the set-aside rows over the split rows."""
+    from rucola.cli.stage_command import beside
+    from rucola.settings import Split
+
+    moved = beside(Split(), Path("trial/split.parquet"), set())
+    assert moved == {
+        "rejected": "trial/rejected_split.parquet",
+        "report": "trial/split.json",
+    }
+    paths = [*moved.values(), "trial/split.parquet"]
+    assert len(set(paths)) == len(paths)

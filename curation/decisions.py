@@ -1,0 +1,171 @@
+"""From reviewers' answers to errata: a change needs a majority of a task's reviewers.
+
+A published row changes only when more than half of the reviewers who answered its task
+chose the same decision (one expert alone is a majority of one); a tie or a split vote is
+*undecided*: listed for the maintainer, never applied, because an erratum overrides what
+was published and the crowd's judgment. What the decision changes must have the same
+majority behind it:
+
+- ``fix text``: the same corrected sentence (compared whitespace-normalised) from more
+  than half of the task's reviewers: two reviewers agreeing that a typo is there but
+  writing different corrections have not agreed on a text;
+- ``change category``: the same category from more than half of the task's reviewers;
+- ``relabel`` flips the label; a relabel to unacceptable also needs a category (every
+  unacceptable row has one), the one more than half of the relabelling reviewers chose;
+- ``remove`` sets the row aside; ``keep`` changes nothing.
+
+A decision the split stage would refuse (a relabel of an unlabelled test row, a category
+on an acceptable row, no category on an unacceptable one) is undecided with the reason,
+rather than an errata file the next build fails on. Each erratum carries the row's value
+as exported (``old``), so a build whose row has changed since refuses it as stale.
+
+The reason is the comments of the reviewers who made the decision (deduplicated, joined by
+``; `` in reviewer order), or ``review: <decision> by N of M`` when none wrote one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from rucola.corpus.schema import UNACCEPTABLE
+from rucola.curation.review_answers import Answer, ReviewTask
+from rucola.curation.review_config import (
+    DECISIONS,
+    FIX_TEXT,
+    KEEP,
+    NO_CATEGORY,
+    RECATEGORISE,
+    REMOVE,
+)
+
+ERRATA_COLUMNS = ["split", "domain", "id", "field", "new", "reason", "old"]
+Status = Literal["erratum", "keep", "unchanged", "undecided", "unreviewed"]
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """One row of the errata CSV (``extract.errata``)."""
+
+    split: str
+    domain: str
+    id: int
+    field: str  # label | error_type | sentence | remove
+    new: str
+    reason: str
+    old: str
+
+    def row(self) -> list[str]:
+        return [self.split, self.domain, str(self.id), self.field, self.new, self.reason, self.old]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the review made of one task."""
+
+    task: ReviewTask
+    status: Status
+    decision: str | None  # the majority's decision (None: none, or nobody answered)
+    why: str  # "relabel by 2 of 3", or why the task is undecided
+    errata: tuple[Erratum, ...] = ()
+
+
+def tally(answers: Iterable[Answer]) -> str:
+    """``keep 1, relabel 1``: the decisions in the configuration's order."""
+    counts = Counter(a.decision for a in answers)
+    return ", ".join(f"{d} {counts[d]}" for d in DECISIONS if counts[d])
+
+
+def majority(values: Iterable[str], of: int) -> tuple[str, int] | None:
+    """The value more than half of ``of`` voters gave, and its count; None if none did."""
+    counts = Counter(values)
+    for value, count in counts.most_common(1):
+        if 2 * count > of:
+            return value, count
+    return None
+
+
+def _counts(values: Iterable[str]) -> str:
+    counts = Counter(values)
+    return ", ".join(f"{v!r} {n}" for v, n in sorted(counts.items(), key=lambda c: (-c[1], c[0])))
+
+
+def reason(answers: Iterable[Answer], decision: str, n: int, m: int) -> str:
+    """The comments of the reviewers who made the decision, or where the decision came from."""
+    comments = list(dict.fromkeys(a.comment for a in answers if a.comment))
+    return "; ".join(comments) if comments else f"review: {decision} by {n} of {m}"
+
+
+def decide(task: ReviewTask) -> Outcome:
+    """The outcome of one task (see the module docstring)."""
+    m = len(task.answers)
+    if m == 0:
+        return Outcome(task, "unreviewed", None, "no answer yet")
+    found = majority((a.decision for a in task.answers), m)
+    if found is None:
+        top = Counter(a.decision for a in task.answers).most_common(2)
+        kind = "a tie" if len(top) == 2 and top[0][1] == top[1][1] else "a split decision"
+        return Outcome(task, "undecided", None, f"{kind}: {tally(task.answers)}")
+    decision, n = found
+    voters = [a for a in task.answers if a.decision == decision]
+    by = f"{decision} by {n} of {m}"
+
+    def undecided(why: str) -> Outcome:
+        return Outcome(task, "undecided", decision, f"{by}, but {why}")
+
+    def changed(*fields: tuple[str, str, str]) -> Outcome:
+        text = reason(voters, decision, n, m)
+        errata = tuple(
+            Erratum(task.split, task.domain or "", task.id, field, new, text, old)
+            for field, new, old in fields
+        )
+        return Outcome(task, "erratum", decision, by, errata)
+
+    current_category = task.error_type or ""
+    if decision == KEEP:
+        return Outcome(task, "keep", decision, by)
+    if decision == REMOVE:
+        return changed(("remove", "", task.sentence))
+    if decision == FIX_TEXT:
+        texts = [a.text for a in task.answers if a.decision == FIX_TEXT]
+        text = majority((t for t in texts if t), m)
+        if text is None:
+            written = [t for t in texts if t]
+            if not written:
+                return undecided("no corrected text was written")
+            return undecided(f"no text from a majority of {m} ({_counts(written)})")
+        if text[0] == " ".join(task.sentence.split()):
+            return Outcome(task, "unchanged", decision, f"{by}: the text is the sentence as is")
+        return changed(("sentence", text[0], task.sentence))
+    if decision == RECATEGORISE:
+        if task.label != UNACCEPTABLE:
+            return undecided(
+                f"the row's label is {task.label}: only an unacceptable row has a category "
+                "(relabel it instead)"
+            )
+        categories = [a.category for a in voters if a.category]
+        category = majority(categories, m)
+        if category is None:
+            shown = _counts(categories) if categories else "none chosen"
+            return undecided(f"no category from a majority of {m} ({shown})")
+        if category[0] == NO_CATEGORY:
+            return undecided("an unacceptable row needs a category (relabel it to 1 instead)")
+        if category[0] == current_category:
+            return Outcome(task, "unchanged", decision, f"{by}: the category is {category[0]}")
+        return changed(("error_type", category[0], current_category))
+    # RELABEL
+    if task.label not in (0, 1):
+        return undecided("the row has no label to flip (a test row without gold)")
+    if task.label == UNACCEPTABLE:
+        return changed(("label", "1", "0"))
+    categories = [a.category for a in voters if a.category and a.category != NO_CATEGORY]
+    category = majority(categories, n)
+    if category is None:
+        shown = _counts(categories) if categories else "none chosen"
+        return undecided(
+            f"a relabel to 0 needs a category from a majority of the {n} relabelling "
+            f"reviewers ({shown})"
+        )
+    return changed(("label", "0", "1"), ("error_type", category[0], current_category))

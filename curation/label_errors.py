@@ -1,0 +1,210 @@
+"""``likely_label_error``: confident learning on out-of-fold predicted probabilities.
+
+Acceptability labels are noisy, and benchmarks keep label errors even in their test sets
+(Northcutt et al., "Pervasive Label Errors in Test Sets", 2021). A classifier trained on
+the other folds gives every labelled row a probability for each label
+(``sklearn.model_selection.cross_val_predict`` over a seeded ``StratifiedKFold``), so no
+row is judged by a model that saw it. Then, as confident learning does (cleanlab's
+confident joint): each class's threshold is the mean probability of that class over the
+rows labelled with it, and a row is flagged when the model is confident of another class
+(its probability at least that class's threshold, and the more likely one if the given
+class passes its threshold too). Flagged rows go to the queue, most suspicious first by
+``score = 1 - p(given label)``: on the published training file with 150 flipped labels
+this ranks more of them into the top 10% than cleanlab's threshold-adjusted ranking or the
+normalised margin (``benchmarks/audit.py``).
+
+Features: ``tfidf`` (word 1-3-grams, case kept, as the paper's baseline) fitted inside
+each fold, or ``embeddings``: mean-pooled last hidden states of a local Hugging Face
+encoder, computed once (the encoder is never fine-tuned, so nothing leaks between folds),
+with the logistic regression fitted per fold. One model per domain: what is acceptable in
+generated out-of-domain text is not learnt from in-domain linguistics examples. A domain
+needs both labels with at least ``folds`` rows each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rucola.corpus import schema
+from rucola.curation.queue import findings_frame
+from rucola.errors import RucolaError
+from rucola.settings import LabelErrors
+
+MAX_ITER = 5000  # lbfgs converges in a few hundred on RuCoLA; more never changes the result
+
+
+def describe(settings: LabelErrors) -> str:
+    """``5-fold TF-IDF logistic regression``: how the probabilities were made."""
+    features = "TF-IDF" if settings.features == "tfidf" else "embedding"
+    return f"{settings.folds}-fold {features} logistic regression"
+
+
+def _classifier(c: float, tfidf: bool) -> object:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    model = LogisticRegression(C=c, max_iter=MAX_ITER)
+    if not tfidf:
+        return model
+    return make_pipeline(TfidfVectorizer(ngram_range=(1, 3), lowercase=False), model)
+
+
+def out_of_fold(
+    inputs: Sequence[str] | np.ndarray, classes: np.ndarray, folds: int, seed: int, c: float
+) -> np.ndarray:
+    """Out-of-fold probabilities (rows x sorted classes) of a logistic regression on
+    ``inputs``: sentences (TF-IDF fitted inside each fold) or a matrix of features."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    tfidf = not isinstance(inputs, np.ndarray)
+    data = list(inputs) if tfidf else inputs
+    splitter = StratifiedKFold(folds, shuffle=True, random_state=seed)
+    return cross_val_predict(
+        _classifier(c, tfidf), data, classes, cv=splitter, method="predict_proba"
+    )
+
+
+def out_of_fold_probabilities(
+    sentences: Sequence[str],
+    labels: Sequence[int] | np.ndarray,
+    settings: LabelErrors,
+    features: np.ndarray | None = None,
+) -> np.ndarray:
+    """p(label 0), p(label 1) for each labelled row, out of fold; ``features`` (one row
+    per sentence) replaces TF-IDF (``settings.features: embeddings``)."""
+    labels = np.asarray(labels, dtype=np.int64)
+    inputs = features if features is not None else list(sentences)
+    return out_of_fold(inputs, labels, settings.folds, settings.seed, settings.C)
+
+
+def label_error_scores(probabilities: np.ndarray, labels: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``1 - p(given label)`` for every row: the ranking of the queue and the benchmark."""
+    labels = np.asarray(labels, dtype=np.int64)
+    return 1.0 - probabilities[np.arange(len(labels)), labels]
+
+
+def confident_learning(
+    probabilities: np.ndarray, given: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(flagged, the class the model is confident of, the thresholds): cleanlab's confident
+    joint, off its diagonal. ``given`` are column indices of ``probabilities``; a class no
+    row is given has threshold 1 (never confident of it)."""
+    k = probabilities.shape[1]
+    thresholds = np.ones(k)
+    for c in range(k):
+        if (given == c).any():
+            thresholds[c] = probabilities[given == c, c].mean()
+    confident = probabilities >= thresholds - 1e-6  # cleanlab's tolerance
+    count = confident.sum(axis=1)
+    guess = np.where(count > 1, probabilities.argmax(axis=1), confident.argmax(axis=1))
+    flagged = (count > 0) & (guess != given)
+    return flagged, guess, thresholds
+
+
+def trainable(classes: pd.Series, folds: int) -> list[object]:
+    """The classes with at least ``folds`` rows (a stratified fold needs one of each)."""
+    counts = classes.value_counts()
+    return sorted(counts.index[counts >= folds].tolist())
+
+
+def embed(sentences: Sequence[str], model: str | Path, batch_size: int) -> np.ndarray:
+    """Mean-pooled last hidden states of a local Hugging Face encoder (never downloaded,
+    never trained), one row per sentence, in float64."""
+    try:
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        raise RucolaError(
+            "audit.likely_label_error.features: embeddings needs torch and transformers",
+            None,
+            hint="install the gpu extra: pip install -c requirements/constraints.txt '.[gpu]'",
+        ) from None
+    folder = Path(model)
+    if not folder.is_dir():
+        raise RucolaError(
+            "audit.likely_label_error.model: not a folder", folder, hint="a local model folder"
+        )
+    transformers_logging.disable_progress_bar()  # the command prints its own lines only
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+        encoder = AutoModel.from_pretrained(folder, local_files_only=True)
+    except (OSError, ValueError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RucolaError(
+            f"audit.likely_label_error.model: not a Hugging Face model ({reason})", folder
+        ) from None
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    encoder.to(device).eval()
+    limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
+    parts = []
+    with torch.no_grad():
+        for start in range(0, len(sentences), batch_size):
+            batch = tokenizer(
+                list(sentences[start : start + batch_size]),
+                padding=True,
+                truncation=True,
+                max_length=limit,
+                return_tensors="pt",
+            ).to(device)
+            hidden = encoder(**batch).last_hidden_state
+            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+            parts.append(pooled.float().cpu().numpy().astype(np.float64))
+    if not parts:
+        return np.zeros((0, 0))
+    return np.concatenate(parts)
+
+
+def likely_label_errors(rows: pd.DataFrame, settings: LabelErrors) -> tuple[pd.DataFrame, int]:
+    """Findings of the labelled rows confident learning flags, and how many rows were
+    scored (labelled rows of the domains with enough of both labels)."""
+    labels = rows["label"].to_numpy()
+    labelled = np.isin(labels, [schema.UNACCEPTABLE, schema.ACCEPTABLE]) & rows["domain"].notna()
+    candidates = rows[labelled]
+    domains = []
+    for domain, part in candidates.groupby("domain", sort=True):
+        if trainable(part["label"], settings.folds) == [0, 1]:
+            domains.append((domain, part.index.to_numpy()))
+    if not domains:
+        return findings_frame([], [], []), 0
+    features = None
+    if settings.features == "embeddings":
+        if not settings.model:
+            raise RucolaError(
+                "audit.likely_label_error.model: features: embeddings needs a local model folder",
+                None,
+                hint="set audit.likely_label_error.model: [path/to/model]",
+            )
+        scored = np.concatenate([positions for _, positions in domains])
+        vectors = embed(
+            rows["sentence"].to_numpy()[scored].tolist(), settings.model[0], settings.batch_size
+        )
+        features = dict(zip(scored.tolist(), vectors, strict=True))
+    how = describe(settings)
+    found_rows, scores, evidence = [], [], []
+    total = 0
+    for _, positions in domains:
+        given = labels[positions].astype(np.int64)
+        sentences = rows["sentence"].to_numpy()[positions].tolist()
+        matrix = None if features is None else np.stack([features[p] for p in positions])
+        probabilities = out_of_fold_probabilities(sentences, given, settings, matrix)
+        flagged, guess, thresholds = confident_learning(probabilities, given)
+        score = label_error_scores(probabilities, given)
+        total += len(positions)
+        for j in np.flatnonzero(flagged):
+            found_rows.append(int(positions[j]))
+            scores.append(float(score[j]))
+            other = int(guess[j])
+            evidence.append(
+                f"labelled {given[j]}: out-of-fold p(label {given[j]}) = "
+                f"{probabilities[j, given[j]]:.2f}, p(label {other}) = "
+                f"{probabilities[j, other]:.2f} >= {thresholds[other]:.2f} (its threshold; "
+                f"{how})"
+            )
+    return findings_frame(found_rows, scores, evidence), total

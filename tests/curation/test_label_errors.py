@@ -1,0 +1,143 @@
+"""``likely_label_error``: confident learning over out-of-fold probabilities, with TF-IDF
+or a local encoder's embeddings, one model per domain, labelled rows only."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from audit_frames import corpus
+
+from rucola.curation.label_errors import (
+    confident_learning,
+    embed,
+    label_error_scores,
+    likely_label_errors,
+    out_of_fold_probabilities,
+)
+from rucola.errors import RucolaError
+from rucola.settings import LabelErrors
+
+FLIPS = [0, 5, 11, 23, 42]
+
+
+def test_confident_learning_is_cleanlabs_confident_joint_off_its_diagonal():
+    probabilities = np.array(
+        [
+            [0.9, 0.1],  # given 0, confident of 0: fine
+            [0.2, 0.8],  # given 0, confident of 1 only: flagged
+            [0.56, 0.44],  # given 1: p0 0.56 >= t0, p1 0.44 < t1: flagged, guess 0
+            [0.3, 0.7],  # given 1, confident of 1: fine
+            [0.6, 0.4],  # given 1: p0 0.6 >= t0 and p1 0.4 < t1: flagged
+        ]
+    )
+    given = np.array([0, 0, 1, 1, 1])
+    flagged, guess, thresholds = confident_learning(probabilities, given)
+    assert thresholds == pytest.approx([0.55, (0.44 + 0.7 + 0.4) / 3])
+    assert flagged.tolist() == [False, True, True, False, True]
+    assert guess[flagged].tolist() == [1, 0, 0]
+
+
+def test_two_confident_classes_go_to_the_more_likely_one():
+    probabilities = np.array([[0.5, 0.5], [0.45, 0.55], [0.6, 0.4], [0.4, 0.6]])
+    given = np.array([0, 0, 1, 1])
+    flagged, guess, thresholds = confident_learning(probabilities, given)
+    # t0 = 0.475, t1 = 0.5: row 1 is confident of both and more of 1
+    assert thresholds == pytest.approx([0.475, 0.5])
+    assert flagged[1] and guess[1] == 1
+    assert flagged[2] and guess[2] == 0
+
+
+def test_the_score_is_one_minus_the_probability_of_the_given_label():
+    probabilities = np.array([[0.9, 0.1], [0.2, 0.8]])
+    assert label_error_scores(probabilities, [1, 1]) == pytest.approx([0.9, 0.2])
+
+
+def test_flipped_labels_top_the_findings_and_every_score_is_one_minus_p():
+    rows = corpus(flips=FLIPS)
+    found, scored = likely_label_errors(rows, LabelErrors())
+    assert scored == len(rows)
+    top = found.sort_values("score", ascending=False)["row"].head(len(FLIPS))
+    assert set(top) == set(FLIPS)
+    probabilities = out_of_fold_probabilities(rows["sentence"], rows["label"], LabelErrors())
+    expected = label_error_scores(probabilities, rows["label"].to_numpy())
+    assert found["score"].to_numpy() == pytest.approx(expected[found["row"].to_numpy()])
+    line = found.set_index("row").loc[FLIPS[0], "evidence"]
+    assert "out-of-fold p(label" in line and "5-fold TF-IDF logistic regression" in line
+
+
+def test_the_probabilities_are_the_same_every_run():
+    rows = corpus(flips=FLIPS)
+    first = out_of_fold_probabilities(rows["sentence"], rows["label"], LabelErrors())
+    second = out_of_fold_probabilities(rows["sentence"], rows["label"], LabelErrors())
+    assert np.array_equal(first, second)
+
+
+def test_unlabelled_rows_are_never_scored_and_labelled_test_rows_are():
+    rows = corpus(flips=FLIPS)
+    test = rows.index[rows["split"] == "test"]
+    hidden = test[:5]
+    rows.loc[hidden, ["label", "error_type", "domain"]] = [-1, None, None]
+    found, scored = likely_label_errors(rows, LabelErrors())
+    assert scored == len(rows) - len(hidden)
+    assert not set(found["row"]) & set(hidden)
+    flipped_test = [i for i in FLIPS if rows.loc[i, "split"] == "test" and i not in hidden]
+    assert set(flipped_test) <= set(found["row"])
+
+
+def test_one_model_per_domain_and_a_domain_without_enough_rows_is_skipped():
+    big = corpus(flips=FLIPS)
+    small = corpus(n=6, seed=1, domain="out_of_domain")  # fewer than 5 of each label
+    rows = pd.concat([big, small], ignore_index=True)
+    found, scored = likely_label_errors(rows, LabelErrors())
+    assert scored == len(big)
+    assert found["row"].max() < len(big)
+    alone, _ = likely_label_errors(big, LabelErrors())
+    assert found.equals(alone)  # the other domain changed nothing in this one's model
+
+
+def test_tfidf_keeps_case():
+    from rucola.curation.label_errors import _classifier
+
+    assert _classifier(1.0, tfidf=True).steps[0][1].lowercase is False
+
+
+@pytest.fixture(scope="module")
+def bert(tmp_path_factory):
+    from fixtures.tiny_models import build_bert
+
+    return build_bert(tmp_path_factory.mktemp("bert"))
+
+
+def test_embeddings_of_a_local_encoder_feed_the_same_confident_learning(bert):
+    rows = corpus(n=60, flips=[0])
+    settings = LabelErrors(features="embeddings", model=[str(bert)], batch_size=7)
+    found, scored = likely_label_errors(rows, settings)
+    assert scored == len(rows)
+    assert found["evidence"].str.contains("5-fold embedding logistic regression").all()
+    vectors = embed(rows["sentence"].tolist(), bert, 7)
+    assert vectors.shape == (len(rows), 32)
+    # batches change nothing but speed
+    assert np.allclose(vectors, embed(rows["sentence"].tolist(), bert, 60), atol=1e-5)
+
+
+def test_embeddings_without_a_model_or_with_a_folder_that_is_none_is_one_error(tmp_path):
+    rows = corpus(n=60)
+    with pytest.raises(RucolaError, match="audit.likely_label_error.model"):
+        likely_label_errors(rows, LabelErrors(features="embeddings"))
+    (tmp_path / "empty").mkdir()
+    settings = LabelErrors(features="embeddings", model=[str(tmp_path / "empty")])
+    with pytest.raises(RucolaError, match="not a Hugging Face model"):
+        likely_label_errors(rows, settings)
+    settings = LabelErrors(features="embeddings", model=[str(tmp_path / "missing")])
+    with pytest.raises(RucolaError, match="not a folder"):
+        likely_label_errors(rows, settings)
+
+
+def test_embeddings_without_the_gpu_extra_is_one_error(monkeypatch, bert):
+    monkeypatch.setitem(sys.modules, "transformers", None)
+    with pytest.raises(RucolaError, match="needs torch and transformers") as error:
+        embed(["Мама мыла раму."], bert, 8)
+    assert "gpu" in error.value.hint

@@ -1,0 +1,198 @@
+"""The promise of errata, tried adversarially: a bad erratum is one line naming its file and
+line, exit 1, and the previous split outputs stay as they were (nothing partial).
+
+Every attempt runs ``rucola split`` in a project whose split ran before without errata
+(``errata_rows``: published rows, one row new in this build, a pin naming a row an earlier
+stage set aside); each writes one errata file that breaks one rule of ``corpus.errata``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from errata_rows import HEADER, write_errata, write_project
+from guards import one_error_line, snapshot
+
+OLD = f"{HEADER},old"
+
+# (name, header, lines, the line named, words the message holds)
+CASES = [
+    (
+        "stale erratum",
+        OLD,
+        ["train,in_domain,1,label,1,user report,1"],
+        2,
+        "stale erratum",
+    ),
+    (
+        "stale sentence",
+        OLD,
+        ["validation,in_domain,0,remove,,gone,Папа мыл раму."],
+        2,
+        "stale erratum",
+    ),
+    (
+        "unknown id",
+        HEADER,
+        ["train,in_domain,1,label,1,ok", "train,in_domain,42,label,1,x"],
+        3,
+        "unknown id",
+    ),
+    (
+        "unknown id in another domain",
+        HEADER,
+        ["validation,out_of_domain,1,label,1,x"],
+        2,
+        "unknown id",
+    ),
+    ("never published", HEADER, ["train,in_domain,10,label,0,x"], 2, "never published"),
+    (
+        "set aside before the split",
+        HEADER,
+        ["train,in_domain,9,sentence,Новый текст здесь.,x"],
+        2,
+        "set aside by an earlier stage",
+    ),
+    (
+        "row and field named twice",
+        HEADER,
+        ["train,in_domain,3,error_type,Morphology,a", "train,in_domain,3,error_type,Semantics,b"],
+        3,
+        "already named at errata.csv:2",
+    ),
+    (
+        "test row named twice, once with a domain",
+        HEADER,
+        ["test,,1,sentence,Дети играли в саду.,a", "test,in_domain,1,sentence,Дети в саду.,b"],
+        3,
+        "already named at errata.csv:2",
+    ),
+    (
+        "remove and another field",
+        HEADER,
+        ["train,in_domain,2,sentence,Собака лает.,a", "train,in_domain,2,remove,,b"],
+        3,
+        "errata.csv:2",
+    ),
+    (
+        "label to 0 without a category",
+        HEADER,
+        ["train,in_domain,0,label,0,a typo"],
+        2,
+        "without a category",
+    ),
+    (
+        "a category on an acceptable row",
+        HEADER,
+        ["train,in_domain,0,error_type,Syntax,wrong"],
+        2,
+        "whose label is 1",
+    ),
+    (
+        "a category on a row that becomes acceptable",
+        HEADER,
+        ["train,in_domain,1,label,1,ok", "train,in_domain,1,error_type,Syntax,x"],
+        3,
+        "becomes 1 (errata.csv:2)",
+    ),
+    (
+        "no category for an unacceptable row",
+        HEADER,
+        ["train,in_domain,3,error_type,,none"],
+        2,
+        "needs a category",
+    ),
+    ("a label on a test row without gold", HEADER, ["test,,0,label,1,expert"], 2, "no gold"),
+    ("wrong domain of a test row", HEADER, ["test,out_of_domain,1,remove,,x"], 2, "in_domain"),
+    ("unknown column", HEADER + ",comment", ["train,in_domain,1,label,1,ok,hm"], 1, "comment"),
+    ("missing column", "split,domain,id,field,new", ["train,in_domain,1,label,1"], 1, "reason"),
+    ("repeated column", HEADER + ",Reason", ["train,in_domain,1,label,1,a,b"], 1, "duplicated"),
+    ("empty reason", HEADER, ["train,in_domain,1,label,1,  "], 2, "needs a reason"),
+    ("bad label", HEADER, ["train,in_domain,1,label,2,x"], 2, "0 or 1"),
+    ("unknown category", HEADER, ["train,in_domain,3,error_type,Spelling,x"], 2, "Spelling"),
+    ("bad split", HEADER, ["dev,in_domain,1,label,1,x"], 2, "unknown split"),
+    ("bad field", HEADER, ["train,in_domain,1,acceptable,1,x"], 2, "unknown field"),
+    ("no domain in train", HEADER, ["train,,1,label,1,x"], 2, "needs its domain"),
+    ("bad id", HEADER, ["train,in_domain,-1,label,1,x"], 2, "id must be"),
+    ("remove with a value", HEADER, ["train,in_domain,1,remove,yes,x"], 2, "empty 'new'"),
+    ("empty text", HEADER, ['train,in_domain,1,sentence," ",x'], 2, "corrected text"),
+    ("a control character", HEADER, ["train,in_domain,1,sentence,Кот\x07 спит.,x"], 2, "BEL"),
+    ("changes nothing", HEADER, ["train,in_domain,3,error_type,Syntax,x"], 2, "changes nothing"),
+    ("more cells", HEADER, ["train,in_domain,1,label,1,x,y"], 2, "more cells"),
+    ("fewer cells", HEADER, ["train,in_domain,1,label"], 2, "fewer cells"),
+]
+
+
+@pytest.fixture
+def project(tmp_path, run_cli) -> Path:
+    """A project whose split ran without errata: the outputs a bad erratum must leave."""
+    write_project(tmp_path)
+    code, _, stderr = run_cli("split", cwd=tmp_path)
+    assert code == 0, stderr
+    assert (tmp_path / "out/rejected.parquet").is_file()
+    return tmp_path
+
+
+def refused(run_cli, project: Path, *needles: str) -> str:
+    """``rucola split`` with the errata file: one error line naming ``needles``, and no
+    output changed."""
+    write_project(project, ["errata.csv"])
+    before = snapshot(project)
+    code, stdout, stderr = run_cli("split", cwd=project)
+    assert code == 1, stdout
+    assert stdout == ""  # no partial report either
+    assert snapshot(project) == before
+    return one_error_line(stderr, *needles)
+
+
+@pytest.mark.parametrize(
+    ("header", "lines", "line", "words"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_a_bad_erratum_is_one_line_naming_its_file_and_line(
+    run_cli, project, header, lines, line, words
+):
+    write_errata(project / "errata.csv", *lines, header=header)
+    refused(run_cli, project, f"errata.csv:{line}:", words)
+
+
+def test_an_errata_file_tracked_by_git_is_refused(run_cli, project):
+    """It may name hidden test rows: git would publish them with the repository."""
+    write_errata(project / "errata.csv", "train,in_domain,1,label,1,user report")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "errata.csv"], cwd=project, check=True)
+    line = refused(run_cli, project, "errata.csv", "committed to git", "dvc add")
+    assert "git rm --cached" in line
+    subprocess.run(["git", "rm", "-q", "--cached", "errata.csv"], cwd=project, check=True)
+    assert run_cli("split", cwd=project)[0] == 0  # untracked, the same file applies
+
+
+def test_a_missing_errata_file_is_named(run_cli, project):
+    refused(run_cli, project, "errata.csv", "not found", "extract.errata")
+
+
+def test_the_same_errata_in_two_files_name_both(run_cli, project):
+    write_errata(project / "a.csv", "train,in_domain,1,label,1,first")
+    write_errata(project / "errata.csv", "train,in_domain,1,label,1,second")
+    write_project(project, ["a.csv", "errata.csv"])
+    before = snapshot(project)
+    code, _, stderr = run_cli("split", cwd=project)
+    assert code == 1 and snapshot(project) == before
+    one_error_line(stderr, "errata.csv:2:", "already named at a.csv:2")
+
+
+def test_the_good_errata_apply_after_every_refusal(run_cli, project):
+    """What a refusal leaves is a project the fixed file builds in."""
+    write_errata(project / "errata.csv", "train,in_domain,0,label,0,typo")
+    refused(run_cli, project, "errata.csv:2:")
+    write_errata(
+        project / "errata.csv",
+        "train,in_domain,0,label,0,typo",
+        "train,in_domain,0,error_type,Syntax,typo",
+    )
+    code, stdout, stderr = run_cli("split", cwd=project)
+    assert code == 0, stderr
+    assert "split: errata: 2 applied from 1 file (train: label 1, error_type 1" in stdout

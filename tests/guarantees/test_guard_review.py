@@ -1,0 +1,189 @@
+"""Issue 26, the expert review: a bad export is one line and writes nothing; the review's
+outputs replace only what rucola wrote.
+
+An erratum overrides a published row, so an answer read wrongly is worse than an error:
+every case here goes through the real command line and must end in exit 1 with one line
+naming the export and the task, and no file written or changed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from guards import one_error_line, snapshot
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "curation"))
+from review_cases import annotation, data, task, write_export, write_queue  # noqa: E402
+
+
+def good_export() -> list[dict]:
+    return [
+        task(data("train", "in_domain", 3), annotation(2, "remove"), id=1),
+        task(
+            data("validation", "out_of_domain", 8, label=0, error_type="Syntax"),
+            annotation(2, "relabel"),
+            id=2,
+        ),  # fmt: skip
+    ]
+
+
+def broken(change) -> list[dict]:
+    tasks = copy.deepcopy(good_export())
+    change(tasks)
+    return tasks
+
+
+def _set(path: list, value):
+    def change(tasks):
+        target = tasks
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+def _delete(path: list):
+    def change(tasks):
+        target = tasks
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+
+    return change
+
+
+CASES = {
+    "a crowd task without our data": (
+        _set([1, "data"], {"id": "t1", "sentence": "x", "page": 1}), "task #2", "data.split"),
+    "no data": (_delete([0, "data"]), "task #1", "data is missing"),
+    "data not an object": (_set([0, "data"], "oops"), "task #1", "data must be a JSON object"),
+    "label as text": (_set([0, "data", "label"], "1"), "task train/in_domain/3", "data.label"),
+    "id as text": (_set([0, "data", "id"], "3"), "task train/in_domain/3", "data.id"),
+    "unknown split": (_set([0, "data", "split"], "dev"), "task dev/in_domain/3", "data.split"),
+    "no domain in train": (_set([0, "data", "domain"], None), "task train/-/3", "data.domain"),
+    "unknown domain": (_set([0, "data", "domain"], "web"), "task train/web/3", "'web'"),
+    "annotations not a list": (
+        _set([0, "annotations"], "oops"), "task train/in_domain/3", "annotations must be"),
+    "was_cancelled as text": (
+        _set([0, "annotations", 0, "was_cancelled"], "false"), "task train/in_domain/3",
+        "was_cancelled"),
+    "unknown decision": (
+        _set([0, "annotations", 0, "result", 0, "value", "choices"], ["delete"]),
+        "task train/in_domain/3", "unknown decision 'delete'"),
+    "two decisions": (
+        _set([0, "annotations", 0, "result", 0, "value", "choices"], ["keep", "remove"]),
+        "task train/in_domain/3", "exactly one choice"),
+    "unknown category": (
+        _set([1, "annotations", 0, "result"],
+             [{"from_name": "decision", "value": {"choices": ["relabel"]}},
+              {"from_name": "category", "value": {"choices": ["Lexis"]}}]),
+        "task validation/out_of_domain/8", "unknown category 'Lexis'"),
+    "a control of another config": (
+        _set([0, "annotations", 0, "result", 0, "from_name"], "violation"),
+        "task train/in_domain/3", "unknown from_name 'violation'"),
+    "no decision": (
+        _set([0, "annotations", 0, "result"], []), "task train/in_domain/3", "has no decision"),
+    "no reviewer": (
+        _delete([0, "annotations", 0, "completed_by"]), "task train/in_domain/3",
+        "has no completed_by"),
+    "a text that is no text": (
+        _set([0, "annotations", 0, "result"],
+             [{"from_name": "decision", "value": {"choices": ["fix text"]}},
+              {"from_name": "text", "value": {"text": [7]}}]),
+        "task train/in_domain/3", "value.text"),
+    "a task twice": (
+        lambda tasks: tasks.append(copy.deepcopy(tasks[0])), "task train/in_domain/3",
+        "appears twice"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_bad_export_is_one_line_naming_the_task_and_writes_nothing(run_cli, tmp_path, case):
+    change, where, what = CASES[case]
+    write_export(tmp_path / "export.json", broken(change))
+    (tmp_path / "errata.csv").write_text("a person's notes\n", encoding="utf-8")
+    before = snapshot(tmp_path)
+    code, _, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                              "--undecided", "undecided.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 1
+    one_error_line(stderr, "export.json", where, what)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("{not json", "export.json:1: not valid JSON"),
+        ('{"tasks": []}', "expected a JSON list of tasks"),
+        ("[1, 2]", "task #1 must be a JSON object"),
+        ("", "not valid JSON"),
+    ],
+)
+def test_an_export_that_is_not_label_studio_json_is_one_line(run_cli, tmp_path, text, what):
+    (tmp_path / "export.json").write_text(text, encoding="utf-8")
+    before = snapshot(tmp_path)
+    code, _, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                              cwd=tmp_path)  # fmt: skip
+    assert code == 1
+    one_error_line(stderr, what)
+    assert snapshot(tmp_path) == before
+
+
+def test_import_never_overwrites_a_persons_errata_file(run_cli, tmp_path):
+    write_export(tmp_path / "export.json", good_export())
+    (tmp_path / "errata.csv").write_text("split,domain,id,field,new,reason\n", encoding="utf-8")
+    before = snapshot(tmp_path)
+    code, _, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                              cwd=tmp_path)  # fmt: skip
+    assert code == 1
+    one_error_line(stderr, "errata.csv", "not written by rucola")
+    assert snapshot(tmp_path) == before
+    # its own file it replaces
+    (tmp_path / "errata.csv").unlink()
+    assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
+    assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
+
+
+def test_import_never_overwrites_a_persons_undecided_list(run_cli, tmp_path):
+    write_export(tmp_path / "export.json", good_export())
+    (tmp_path / "undecided.csv").write_text("mine\n", encoding="utf-8")
+    before = snapshot(tmp_path)
+    code, _, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                              "--undecided", "undecided.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 1
+    one_error_line(stderr, "undecided.csv", "not written by rucola")
+    assert snapshot(tmp_path) == before  # the errata file is not written either
+
+
+def test_export_never_replaces_a_folder_rucola_did_not_write(run_cli, tmp_path):
+    write_queue(tmp_path / "audit.parquet")
+    (tmp_path / "review").mkdir()
+    (tmp_path / "review" / "tasks.json").write_text("[]", encoding="utf-8")
+    before = snapshot(tmp_path)
+    code, _, stderr = run_cli("audit", "export", "--input", "audit.parquet", "--out", "review",
+                              cwd=tmp_path)  # fmt: skip
+    assert code == 1
+    one_error_line(stderr, "review", "not written by rucola")
+    assert snapshot(tmp_path) == before
+
+
+def test_export_of_a_missing_queue_is_one_line(run_cli, tmp_path):
+    code, _, stderr = run_cli("audit", "export", "--input", "audit.parquet", "--out", "review",
+                              cwd=tmp_path)  # fmt: skip
+    assert code == 1
+    one_error_line(stderr, "audit.parquet", "not found")
+    assert not (tmp_path / "review").exists()
+
+
+def test_the_review_files_are_exact_json(run_cli, tmp_path):
+    """What Label Studio imports: a JSON list of ``{"data": ...}`` with no NaN in it."""
+    write_queue(tmp_path / "audit.parquet")
+    assert run_cli("audit", "export", "--input", "audit.parquet", "--out", "review",
+                   cwd=tmp_path)[0] == 0  # fmt: skip
+    text = (tmp_path / "review/tasks.json").read_text(encoding="utf-8")
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in tasks.json"))
