@@ -186,12 +186,17 @@ def _choices(
     return chosen
 
 
-def _worker(annotation: dict[str, Any], path: Path, task: str) -> str:
-    """``completed_by``: an int (current exports), a dict with ``id`` (older ones), a str."""
+def completed_by(annotation: dict[str, Any]) -> str:
+    """Who made an annotation (``completed_by``: an int in current exports, a dict with
+    ``id`` in older ones, a str), as text; empty when the export does not say."""
     value = annotation.get("completed_by")
     if isinstance(value, dict):
         value = value.get("id", value.get("email"))
-    text = "" if value is None or isinstance(value, bool) else str(value).strip()
+    return "" if value is None or isinstance(value, bool) else str(value).strip()
+
+
+def _worker(annotation: dict[str, Any], path: Path, task: str) -> str:
+    text = completed_by(annotation)
     if not text:
         raise _error(path, task, f"annotation {annotation.get('id')} has no completed_by")
     return text

@@ -41,13 +41,8 @@ STAGE = "audit"
 # The split rows' columns the audit reads, with the types it relies on.
 TYPES = pa.schema(
     [
-        ("sentence", pa.string()),
-        ("label", pa.int64()),
-        ("error_type", pa.string()),
-        ("domain", pa.string()),
-        ("group", pa.string()),
-        ("split", pa.string()),
-        ("id", pa.int64()),
+        schema.SPLIT_ROW_SCHEMA.field(name)
+        for name in ["sentence", "label", "error_type", "domain", "group", "split", "id"]
     ]
 )
 

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from rucola.annotation.label_studio import _expected, _load, _Shape, _where
+from rucola.annotation.label_studio import _expected, _load, _Shape, _where, completed_by
 from rucola.corpus.pin import id_scope
 from rucola.corpus.schema import DOMAINS, SPLIT_INDEX
 from rucola.curation.review_config import (
@@ -166,12 +166,8 @@ def _text(region: dict[str, Any], path: Path, task: str) -> str:
 
 
 def _reviewer(annotation: dict[str, Any], path: Path, task: str) -> str:
-    """``completed_by``: an int (current exports), a dict with ``id`` (older ones), a str
-    (as the crowd rounds' reader takes it, ``annotation.label_studio._worker``)."""
-    value = annotation.get("completed_by")
-    if isinstance(value, dict):
-        value = value.get("id", value.get("email"))
-    text = "" if value is None or isinstance(value, bool) else str(value).strip()
+    """The reviewer, read as the crowd rounds' reader reads a worker."""
+    text = completed_by(annotation)
     if not text:
         raise _error(path, task, f"annotation {annotation.get('id')} has no completed_by")
     return text

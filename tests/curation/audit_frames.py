@@ -16,18 +16,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from rucola.curation.audit import TYPES
+
 COLUMNS = ["sentence", "label", "error_type", "domain", "group", "split", "id"]
-SCHEMA = pa.schema(
-    [
-        ("sentence", pa.string()),
-        ("label", pa.int64()),
-        ("error_type", pa.string()),
-        ("domain", pa.string()),
-        ("group", pa.string()),
-        ("split", pa.string()),
-        ("id", pa.int64()),
-    ]
-)
+SCHEMA = TYPES  # the split rows' columns the audit reads
 WORDS = [
     *("мама", "мыла", "раму", "дети", "играли", "во", "дворе", "старый", "мост", "через"),
     *("реку", "построили", "давно", "я", "люблю", "читать", "интересные", "книги", "мы"),
