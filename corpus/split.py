@@ -438,5 +438,4 @@ def _split(
         },
         "errata": applied.report,
     }
-    applied.frame = frame
     return applied, report

@@ -9,6 +9,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# The head of a script a guarantee test runs in a subprocess to kill a run at its commit:
+# with the argument ``kill``, the process gets SIGKILL at the first file ``StageRun``'s
+# commit moves into place (``os.replace``), the worst moment for the outputs.
+KILL_AT_COMMIT = """\
+import os, signal, sys
+import rucola.stage as stage
+
+if "kill" in sys.argv[1:]:
+    def die(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)
+    commit = stage.StageRun._commit
+    def dying_commit(self):
+        os.replace = die
+        commit(self)
+    stage.StageRun._commit = dying_commit
+"""
+
 
 def one_error_line(stderr: str, *needles: str) -> str:
     """The single ``error:`` line of a failed command, without a traceback; it names every

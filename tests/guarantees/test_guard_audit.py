@@ -23,7 +23,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from guards import one_error_line, snapshot
+from guards import KILL_AT_COMMIT, one_error_line, snapshot
 
 from rucola.curation.audit import run_audit
 from rucola.settings import Audit, Params
@@ -99,23 +99,16 @@ def test_a_failing_run_leaves_the_previous_outputs(tmp_path, split_rows, monkeyp
     assert snapshot(tmp_path / "out") == before
 
 
-KILLED = """\
-import os, signal, sys
-import rucola.stage as stage
+KILLED = (
+    KILL_AT_COMMIT
+    + """\
 from rucola.curation.audit import run_audit
 from rucola.settings import Audit, Params
 
 folder, source = sys.argv[1], sys.argv[2]
-if sys.argv[3] == "kill":  # killed at the first output the commit moves into place
-    def die(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGKILL)
-    commit = stage.StageRun._commit
-    def dying_commit(self):
-        os.replace = die
-        commit(self)
-    stage.StageRun._commit = dying_commit
 run_audit(Audit(out=f"{folder}/audit.parquet", report=f"{folder}/audit.json"), Params(), source)
 """
+)
 
 
 def test_a_killed_run_leaves_the_previous_outputs_and_the_next_run_cleans_up(tmp_path, split_rows):

@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from guards import one_error_line, snapshot
+from guards import KILL_AT_COMMIT, one_error_line, snapshot
 
 from rucola.io import write_parquet
 
@@ -195,22 +195,14 @@ def test_an_output_restored_by_dvc_checkout_counts_as_written(tmp_path):
 
 # -- defect 5: what a run killed at its commit leaves ---------------------------------------
 
-KILLED = """\
-import os, signal, sys
+KILLED = (
+    KILL_AT_COMMIT
+    + """\
 from pathlib import Path
 import pyarrow as pa
-import rucola.stage as stage
 from rucola.io import write_parquet, write_text
 
 root = Path(sys.argv[1])
-if sys.argv[2] == "kill":  # killed at the first file the commit moves into place
-    def die(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGKILL)
-    commit = stage.StageRun._commit
-    def dying_commit(self):
-        os.replace = die
-        commit(self)
-    stage.StageRun._commit = dying_commit
 workers = root / "data/interim/annotation_workers.csv"
 private = root / "data/release/private"
 with stage.StageRun("demo", report=root / "reports/demo.json", outputs=[workers, private]) as run:
@@ -219,6 +211,7 @@ with stage.StageRun("demo", report=root / "reports/demo.json", outputs=[workers,
     write_parquet(pa.table({"id": [1], "label": [0]}), folder / "test_gold.parquet")
     run.finish()
 """
+)
 
 LEFTOVERS = [
     "data/interim/.annotation_workers.csv.rucola-staged",
