@@ -29,11 +29,11 @@ Every problem is one line naming ``FILE:LINE`` (exit 1), found before anything i
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import subprocess
+import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,9 +42,10 @@ import pandas as pd
 
 from rucola.corpus import schema
 from rucola.corpus.measure import tokenize
-from rucola.corpus.normalize import normalize_text, text_fault
+from rucola.corpus.normalize import describe, is_unprintable, normalize_text, text_fault
 from rucola.corpus.pin import id_scope
 from rucola.corpus.sources.text import read_text
+from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
 
 if TYPE_CHECKING:
@@ -116,22 +117,73 @@ class Erratum:
 # -- reading ----------------------------------------------------------------------------
 
 
-def check_not_in_git(path: Path) -> None:
-    """An errata file committed to git would publish what it says of hidden test rows:
-    refused while git tracks it (nothing to check outside a git work tree)."""
+def _tracked(path: Path) -> bool:
+    """Whether git tracks ``path`` (a file of the index, staged or committed)."""
     try:
-        tracked = subprocess.run(
-            ["git", "-C", str(path.parent), "ls-files", "--error-unmatch", "--", path.name],
+        found = subprocess.run(
+            # literal: a name such as ``e*.csv`` is a file name here, not a pattern
+            ["git", "--literal-pathspecs", "-C", str(path.parent), "ls-files"]
+            + ["--error-unmatch", "--", path.name],
             capture_output=True,
             check=False,
         )
     except OSError:  # no git here: nothing can be committed either
+        return False
+    return found.returncode == 0
+
+
+def check_not_in_git(path: Path) -> None:
+    """An errata file committed to git would publish what it says of hidden test rows:
+    refused while git tracks it (nothing to check outside a git work tree). The file read is
+    the one a symbolic link points at: a link git does not track, to a file it does, is
+    refused too, as is a tracked link."""
+    target = path.resolve()
+    if _tracked(path):
+        shown = ""
+    elif target != path.absolute() and _tracked(target):
+        shown = f" (the link points at {target}, which git tracks)"
+    else:
         return
-    if tracked.returncode == 0:
+    raise RucolaError(
+        f"errata file committed to git{shown}; it may name hidden test rows",
+        path,
+        hint="`git rm --cached` it and `dvc add` it",
+    )
+
+
+# What no cell of an errata file may hold: controls (C0, DEL, C1: ESC starts a terminal
+# escape), line and paragraph separators, and what ``normalize`` calls unprintable (bidi
+# overrides, isolates and marks, U+061C, private use, unassigned). A reason reaches the
+# diff and the public changelog as it is written, and a sentence the release.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+
+
+def _refused_characters(text: str) -> list[str]:
+    return [
+        c
+        for c in dict.fromkeys(text)
+        if unicodedata.category(c) in _REFUSED_CATEGORIES or is_unprintable(c)
+    ]
+
+
+def _check_characters(cells: list[str], names: list[str] | None, path: str, line: int) -> None:
+    """Every cell of one record (the header: ``names`` None) printable text of one line."""
+    for position, cell in enumerate(cells):
+        found = _refused_characters(cell)
+        if not found:
+            continue
+        if names is None:
+            where = f"header cell {position + 1}"
+        elif position < len(names):
+            where = f"the {names[position]!r} cell"
+        else:
+            where = f"cell {position + 1}"
         raise RucolaError(
-            "errata file committed to git; it may name hidden test rows",
+            f"{where} holds {', '.join(describe(c) for c in found)}",
             path,
-            hint="`git rm --cached` it and `dvc add` it",
+            line,
+            hint="control and bidirectional formatting characters are refused: they would "
+            "reach the diff and the changelog as they are; retype the cell",
         )
 
 
@@ -213,35 +265,63 @@ def _erratum(record: dict[str, Any], path: str, line: int, options: ErrataOption
 
 def read_errata_file(path: str, options: ErrataOptions) -> list[Erratum]:
     """Every erratum of one file, each line's cells checked (the rows are looked up
-    later, in :func:`apply_errata`)."""
+    later, in :func:`apply_errata`). The CSV is read strictly and every cell is one line
+    (``rucola.csvfile``): a quote left open would otherwise take the lines after it into
+    its cell."""
     file = Path(path)
     if not file.is_file():
         raise RucolaError("errata file not found", path, hint="fix extract.errata")
     check_not_in_git(file)
-    reader = csv.DictReader(io.StringIO(read_text(file, "utf-8")))
-    if reader.fieldnames is None:
+    rows = records(read_text(file, "utf-8"), path, one_line=True)
+    first = next(rows, None)
+    if first is None:
         raise RucolaError("empty errata file: no header", path, 1, hint=",".join(COLUMNS))
-    header = check_header(list(reader.fieldnames), path, reader.line_num)
-    reader.fieldnames = header
+    header_line, names = first
+    _check_characters(names, None, path, header_line)
+    header = check_header(names, path, header_line)
     missing = [c for c in COLUMNS if c not in header]
     unknown = [c for c in header if c not in COLUMNS + OPTIONAL]
     expected = f"the columns are {','.join(COLUMNS)} and optionally old"
     if missing:
-        raise RucolaError(f"missing column(s) {', '.join(missing)}", path, 1, hint=expected)
+        raise RucolaError(
+            f"missing column(s) {', '.join(missing)}", path, header_line, hint=expected
+        )
     if unknown:
-        raise RucolaError(f"unknown column(s) {', '.join(unknown)}", path, 1, hint=expected)
-    out = []
-    line = reader.line_num
-    for record in reader:
-        start, line = line + 1, reader.line_num
-        out.append(_erratum(record, path, start, options))
-    return out
+        raise RucolaError(
+            f"unknown column(s) {', '.join(unknown)}", path, header_line, hint=expected
+        )
+
+    def checked() -> Iterator[tuple[int, list[str]]]:
+        for line, cells in rows:
+            _check_characters(cells, header, path, line)
+            yield line, cells
+
+    return [
+        _erratum(record, path, line, options) for line, record in dict_records(header, checked())
+    ]
+
+
+def errata_files(path: Path) -> list[Path]:
+    """The errata files a params entry names: the file, or a folder's ``*.csv`` files in
+    name order (its salt, hidden files and anything else left aside). Errata live in a
+    salted folder (``rucola salt``), which params name as a whole."""
+    if not path.is_dir():
+        return [path]
+    files = sorted(
+        p
+        for p in path.rglob("*.csv")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+    )
+    if not files:
+        raise RucolaError("no errata file (*.csv) in this folder", path)
+    return files
 
 
 def read_errata(options: ErrataOptions) -> list[Erratum]:
     """Every erratum of every file, in order; a row named twice for one field, or removed
     and changed at once, is refused here (naming both lines)."""
-    errata = [e for path in options.paths for e in read_errata_file(str(path), options)]
+    files = [file for path in options.paths for file in errata_files(Path(path))]
+    errata = [e for file in files for e in read_errata_file(str(file), options)]
     seen: dict[tuple[Identity, str], Erratum] = {}
     removed: dict[Identity, Erratum] = {}
     changed: dict[Identity, Erratum] = {}

@@ -355,6 +355,7 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
     with StageRun(
         "extract",
         report=settings.report,
+        private_report=settings.private_report,
         out=settings.out,
         rejected=settings.rejected,
         set_aside_schema=schema.SET_ASIDE_SCHEMA,
@@ -393,25 +394,29 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
             set_aside.column("detail").to_pylist(),
         )
         labelled = frame["label"] != schema.UNLABELLED
-        # M2 learner corpora: sentences read, pairs made, edits per category
-        learner = {"learner": pairs.report()} if pairs.counts["sentences"] else {}
+        # Labels, sources and categories before the split count the rows that will be
+        # test rows: private (``extract.private_report``); git tracks only the counts.
+        private: dict[str, Any] = {
+            "acceptable_share": round(float(frame.loc[labelled, "label"].mean()), 4)
+            if labelled.any()
+            else None,
+            "per_source": source_statistics(frame),
+        }
+        if pairs.counts["sentences"]:  # M2 learner corpora: pairs made, edits per category
+            private["learner"] = pairs.report()
         summary = run.finish(
             frame,
             schema.BASE_SCHEMA,
+            private=private,
             files=files_read,
             lines_read=collector.lines_read,
             variants_added=collector.variants_added,
-            acceptable_share=round(float(frame.loc[labelled, "label"].mean()), 4)
-            if labelled.any()
-            else None,
             unlabelled=int((~labelled).sum()),
-            per_source=source_statistics(frame),
             homoglyph_fixes={
                 "rows": len(collector.homoglyph_fixes),
                 "fixes": collector.homoglyph_fixes,
             },
             artefacts={"rows": len(extractor.artefacts), "found": extractor.artefacts},
-            **learner,
             normalised={
                 "rows": len(collector.normalised),
                 "examples": collector.normalised[:100],
@@ -419,4 +424,4 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
                 "characters": dict(sorted(collector.repaired.items())),
             },
         )
-    return summary
+    return {**summary, **private}

@@ -20,6 +20,12 @@ version is published and pinned, adding rows may renumber the new rows before th
 Last come the errata (``extract.errata``, ``corpus.errata``): once every row has its split
 and id, published rows are relabelled, recategorised, corrected or removed (set aside in
 ``split.rejected``), so a corrected row keeps its place; the report counts them.
+
+Git tracks the report (``split.report``) and the token-length plot (``split.plot``), so
+both are drawn from what is public of a row (:func:`public_report`): train and validation
+rows per domain in full, the test split as one count per released configuration (a test
+row's domain, label, category and source are hidden). The whole picture, test included,
+goes to the private report (``split.private_report``, DVC cache only).
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from rucola.stage import StageRun, read_frame
 
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
 REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
+TEST = "test"  # the plot's column of test rows, whatever their domain
 TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
 # Rows an erratum removed (``split.rejected``): the set-aside columns, then the split row's.
 REJECTED_SCHEMA = schema.set_aside_schema(schema.SPLIT_ROW_SCHEMA)
@@ -310,6 +317,56 @@ def _new_row_counts(frame: pd.DataFrame, new: pd.Series) -> dict[str, Any]:
     return out
 
 
+OPEN_SPLITS = schema.SPLITS[:2]  # train and validation: public in every detail
+
+
+def public_report(report: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
+    """What git may track of the split's full ``report`` over ``frame`` (the rows kept):
+    per domain only its train and validation rows; the test split as its row count per
+    released configuration (``learner`` or ``default``, as the release's own folders
+    show it); errata per field for train and validation. Nothing else of a test row: move
+    a test row to another domain or source, flip its label or category, and this does
+    not change."""
+    test = frame[frame["split"] == "test"]
+    # the release's configs (``rucola.release.public.test_config``): learner or default
+    configs = test["domain"].map(lambda d: "learner" if d == schema.LEARNER else "default")
+    configs = configs.value_counts()
+    domains = {
+        domain: {"splits": {s: _open_split(info["splits"][s]) for s in OPEN_SPLITS}}
+        for domain, info in report["domains"].items()
+    }
+    new = report["new_rows"]
+    errata = report["errata"]
+    return {
+        "seed": report["seed"],
+        "ratios": report["ratios"],
+        "domains": domains,
+        "test": {"rows": len(test), "configs": {str(k): int(v) for k, v in configs.items()}},
+        "unlabelled": report["unlabelled"],
+        "pin": report["pin"],
+        "new_rows": {
+            "policy": new["policy"],
+            "rows": new["rows"],
+            "test": sum(sizes.get("test", 0) for sizes in new["by_domain"].values()),
+            "by_domain": {
+                domain: {s: sizes[s] for s in OPEN_SPLITS}
+                for domain, sizes in new["by_domain"].items()
+            },
+        },
+        "errata": {
+            "files": errata["files"],
+            "errata": sum(sum(errata[s].values()) for s in OPEN_SPLITS),
+            **{s: errata[s] for s in OPEN_SPLITS},
+        },
+    }
+
+
+def _open_split(detail: dict[str, Any]) -> dict[str, Any]:
+    """A train or validation split of a domain, without its share of the domain's rows
+    (the domain's total counts its hidden test rows)."""
+    return {k: v for k, v in detail.items() if k != "share"}
+
+
 def summary_lines(report: dict[str, Any]) -> list[str]:
     """What ``rucola split`` prints: sizes per domain, the published test rows whose
     domain is hidden (without the gold they are in no domain, so a domain's "test 0"
@@ -355,15 +412,35 @@ def run_split(
     with StageRun(
         "split",
         report=settings.report,
+        private_report=settings.private_report,
         out=settings.out,
         rejected=settings.rejected,
+        outputs=[settings.plot, settings.plot_png],
         set_aside_schema=REJECTED_SCHEMA,
     ) as run:
         frame = read_frame(source, hint="run 'rucola filter' first", types=TYPES)
         run.count_read(len(frame))
-        applied, extra = _split(frame, settings, Path(source), corrections, options)
+        applied, full = _split(frame, settings, Path(source), corrections, options)
         run.set_aside(applied.removed, REASON, applied.details)
-        return run.finish(_kept_table(applied.frame), **extra)
+        _length_plot(applied.frame, run.path(settings.plot), run.path(settings.plot_png))
+        public = public_report(full, applied.frame)
+        return {**run.finish(_kept_table(applied.frame), private=full, **public), **full}
+
+
+def _length_plot(frame: pd.DataFrame, csv_path: Path, png_path: Path) -> None:
+    """The token-length histogram of the public rows: train and validation per domain,
+    every test row in one column whatever its domain."""
+    from rucola.corpus.plots import token_length_histogram
+
+    if "n_tokens" not in frame.columns:  # rows split without measuring (a test's frame)
+        from rucola.corpus.measure import tokenize
+
+        frame = frame.assign(n_tokens=[len(tokenize(s)) for s in frame["sentence"]])
+    test = frame["split"] == "test"
+    column = frame["domain"].astype("object").where(~test, TEST)
+    histogram = pd.DataFrame({"domain": column, "n_tokens": frame["n_tokens"]})
+    title = "Sentence length: train and validation per domain, test as one"
+    token_length_histogram(histogram, csv_path, png_path, title)
 
 
 def _kept_table(frame: pd.DataFrame) -> pa.Table:

@@ -8,9 +8,12 @@ both or neither, never over a file rucola did not write):
 
 - the review queue (``audit.out``, :mod:`rucola.curation.queue`): private, since it holds
   hidden test labels and says which test rows look mislabelled; DVC tracks it, git never;
-- the report (``audit.report``): public, committed to git. It holds counts per kind and
-  split, and the params that shaped them, nothing else: no sentence, id, domain or label,
-  so publishing it tells no more about the hidden test rows than how many were flagged.
+- the report (``audit.report``): public, committed to git. It holds counts per kind in
+  train and validation, and the params that shaped them, nothing else: no sentence, id,
+  domain or label, and nothing of the test split (how many test rows look mislabelled
+  follows their hidden labels);
+- the private report (``audit.private_report``, DVC cache only): every count, test
+  included, the queue's size and the SHA-256 of the queue.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from rucola.curation.queue import (
 )
 from rucola.io import write_json, write_parquet
 from rucola.settings import Audit, Params
-from rucola.stage import StageRun, read_table
+from rucola.stage import StageRun, private_report, read_table
 
 STAGE = "audit"
 # The split rows' columns the audit reads, with the types it relies on.
@@ -119,12 +122,46 @@ def _report(
 def run_audit(settings: Audit, params: Params, source: str) -> dict[str, Any]:
     """The stage over ``source`` (the split rows): the queue and the report, written
     together; returns the report."""
-    with StageRun(STAGE, report=None, outputs=[settings.out, settings.report]) as run:
+    outputs = [settings.out, settings.report, settings.private_report]
+    with StageRun(STAGE, report=None, outputs=outputs) as run:
         rows = read_rows(source)
         queue, report = audit_rows(rows, settings, params)
+        # The public counts come from auditing the public form of the rows: a model fitted
+        # on hidden test labels, or a test row's label conflicting with a train row's,
+        # would otherwise move the train and validation counts git tracks.
+        test = rows["split"] == "test"
+        public = audit_rows(public_rows(rows), settings, params)[1] if test.any() else report
         write_parquet(queue, run.path(settings.out))
-        write_json(report, run.path(settings.report))
+        write_json(public_report(public), run.path(settings.report))
+        write_json(
+            private_report(report, run.path(settings.out)), run.path(settings.private_report)
+        )
     return report
+
+
+def public_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` as the public sees them: a test row keeps its sentence, id and group (its
+    text's near-duplicates), never its label, category or domain."""
+    out = rows.copy()
+    test = out["split"] == "test"
+    out.loc[test, "label"] = schema.UNLABELLED
+    out["error_type"] = out["error_type"].astype(object).where(~test, None)
+    out["domain"] = out["domain"].astype(object).where(~test, None)
+    return out
+
+
+def public_report(report: dict[str, Any]) -> dict[str, Any]:
+    """What git may track of the audit of the public rows (:func:`public_rows`): rows
+    read, findings per kind in train and validation, the settings. Test findings, the
+    queue's size and the rows scored per kind follow hidden labels: private."""
+    return {
+        "read": report["read"],
+        "kinds": {
+            kind: {split: counts[split] for split in schema.SPLITS[:2]}
+            for kind, counts in report["kinds"].items()
+        },
+        "params": report["params"],
+    }
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:

@@ -14,10 +14,18 @@ majority behind it:
   unacceptable row has one), the one more than half of the relabelling reviewers chose;
 - ``remove`` sets the row aside; ``keep`` changes nothing.
 
-A decision the split stage would refuse (a relabel of an unlabelled test row, a category
-on an acceptable row, no category on an unacceptable one) is undecided with the reason,
-rather than an errata file the next build fails on. Each erratum carries the row's value
-as exported (``old``), so a build whose row has changed since refuses it as stale.
+A decision the split stage would refuse (``corpus.errata``) is undecided with the reason,
+rather than an errata file the next build fails on: a relabel of an unlabelled test row, a
+category on an acceptable row, no category on an unacceptable one, a relabel to 0 keeping
+the category the row has (the split takes neither an erratum that changes nothing nor a
+relabel to 0 without a category), a text that is the sentence once normalised or holds
+nothing but invisible characters, and a cell (the corrected text, the reason, the old
+value) holding what no errata cell may: a control (C0, DEL, C1; ESC starts a terminal
+escape), a line or paragraph separator, or what ``corpus.normalize`` calls unprintable
+(bidi overrides, isolates and marks, U+061C, private use, unassigned). ``refuse`` makes an
+outcome undecided for what only the caller can see (``review``: a row not in the audit
+queue). Each erratum carries the row's value as exported (``old``), so a build whose row
+has changed since refuses it as stale.
 
 The reason is the comments of the reviewers who made the decision (deduplicated, joined by
 ``; `` in reviewer order), or ``review: <decision> by N of M`` when none wrote one.
@@ -25,11 +33,14 @@ The reason is the comments of the reviewers who made the decision (deduplicated,
 
 from __future__ import annotations
 
+import csv
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from rucola.corpus.normalize import describe, is_unprintable, normalize_text
 from rucola.corpus.schema import UNACCEPTABLE
 from rucola.curation.review_answers import Answer, ReviewTask
 from rucola.curation.review_config import (
@@ -43,6 +54,9 @@ from rucola.curation.review_config import (
 
 ERRATA_COLUMNS = ["split", "domain", "id", "field", "new", "reason", "old"]
 Status = Literal["erratum", "keep", "unchanged", "undecided", "unreviewed"]
+# Besides what corpus.normalize calls unprintable, what no errata cell may hold: controls
+# (Cc; tab, line feed and the rest too), line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,37 @@ class Outcome:
     decision: str | None  # the majority's decision (None: none, or nobody answered)
     why: str  # "relabel by 2 of 3", or why the task is undecided
     errata: tuple[Erratum, ...] = ()
+
+
+def refused_characters(text: str) -> list[str]:
+    """The distinct characters of ``text`` no cell of an errata file may hold, in order."""
+    return [
+        c
+        for c in dict.fromkeys(text)
+        if unicodedata.category(c) in _REFUSED_CATEGORIES or is_unprintable(c)
+    ]
+
+
+def cell_fault(erratum: Erratum) -> str | None:
+    """Why the split stage would refuse a cell of ``erratum`` as written, or None."""
+    cells = (
+        ("new", "the corrected text" if erratum.field == "sentence" else "the new value"),
+        ("reason", "the reason (the deciding reviewers' comments)"),
+        ("old", "the row's exported value"),
+    )
+    for name, what in cells:
+        value = getattr(erratum, name)
+        found = refused_characters(value)
+        if found:
+            return f"{what} holds {', '.join(describe(c) for c in found)}"
+        if len(value) > csv.field_size_limit():
+            return f"{what} is longer than {csv.field_size_limit()} characters"
+    return None
+
+
+def refuse(outcome: Outcome, why: str) -> Outcome:
+    """``outcome`` undecided: its errata are ones the split stage would refuse, ``why``."""
+    return Outcome(outcome.task, "undecided", outcome.decision, f"{outcome.why}, but {why}")
 
 
 def tally(answers: Iterable[Answer]) -> str:
@@ -121,7 +166,8 @@ def decide(task: ReviewTask) -> Outcome:
             Erratum(task.split, task.domain or "", task.id, field, new, text, old)
             for field, new, old in fields
         )
-        return Outcome(task, "erratum", decision, by, errata)
+        faults = [f for f in map(cell_fault, errata) if f is not None]
+        return undecided(faults[0]) if faults else Outcome(task, "erratum", decision, by, errata)
 
     current_category = task.error_type or ""
     if decision == KEEP:
@@ -129,14 +175,14 @@ def decide(task: ReviewTask) -> Outcome:
     if decision == REMOVE:
         return changed(("remove", "", task.sentence))
     if decision == FIX_TEXT:
-        texts = [a.text for a in task.answers if a.decision == FIX_TEXT]
-        text = majority((t for t in texts if t), m)
+        # a text of invisible characters only is none: the split's normalisation empties it
+        written = [a.text for a in voters if normalize_text(a.text)]
+        text = majority(written, m)
         if text is None:
-            written = [t for t in texts if t]
             if not written:
                 return undecided("no corrected text was written")
             return undecided(f"no text from a majority of {m} ({_counts(written)})")
-        if text[0] == " ".join(task.sentence.split()):
+        if normalize_text(text[0]) == normalize_text(task.sentence):
             return Outcome(task, "unchanged", decision, f"{by}: the text is the sentence as is")
         return changed(("sentence", text[0], task.sentence))
     if decision == RECATEGORISE:
@@ -167,5 +213,10 @@ def decide(task: ReviewTask) -> Outcome:
         return undecided(
             f"a relabel to 0 needs a category from a majority of the {n} relabelling "
             f"reviewers ({shown})"
+        )
+    if category[0] == current_category:  # the split refuses an erratum that changes nothing
+        return undecided(
+            f"the row already has category {current_category}, and the split takes neither "
+            "an error_type erratum that changes nothing nor a relabel to 0 without one"
         )
     return changed(("label", "0", "1"), ("error_type", category[0], current_category))

@@ -10,8 +10,14 @@ the same bytes. It is private like the queue: it holds test rows and their gold.
 ``rucola audit import EXPORT.json --out ERRATA.csv`` reads Label Studio's JSON export
 (``review_answers``), decides each task by majority (``decisions``) and writes the errata
 file the next build applies (``extract.errata``), with the row's exported value as ``old``
-so a stale erratum is refused. Undecided tasks are printed and, with ``--undecided``,
-written to a CSV; they are never applied. A bad export writes nothing.
+so a stale erratum is refused. The tasks are checked against the audit queue they were
+exported from (``audit.out``, or ``--queue``): a decision on a row the queue does not hold
+(an unknown id: a task of another project, or edited) or whose sentence, label or category
+the queue holds otherwise (the row changed since the export: the build would refuse the
+erratum as stale) is undecided, as is every erratum the split would refuse
+(``decisions``). Undecided tasks are printed and, with ``--undecided``, written to a CSV;
+they are never applied. A bad export writes nothing, and neither does a write that fails
+(a full disk): one line naming the file.
 """
 
 from __future__ import annotations
@@ -26,10 +32,10 @@ import pandas as pd
 
 from rucola.corpus.pin import id_scope
 from rucola.corpus.schema import SPLIT_INDEX, SPLITS
-from rucola.curation.decisions import ERRATA_COLUMNS, Outcome, decide, tally
+from rucola.curation.decisions import ERRATA_COLUMNS, Outcome, decide, refuse, tally
 from rucola.curation.queue import KINDS
 from rucola.curation.queue import read_queue as read_queue_file
-from rucola.curation.review_answers import read_review
+from rucola.curation.review_answers import ReviewTask, read_review
 from rucola.curation.review_config import DECISIONS, review_config
 from rucola.errors import RucolaError
 from rucola.io import write_json, write_text
@@ -148,11 +154,50 @@ def export_line(result: dict[str, Any]) -> str:
 
 
 # -- import ------------------------------------------------------------------------------
-def _write_csv(rows: list[list[str]], header: list[str], path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
+def _write_csv(rows: list[list[str]], header: list[str], path: Path, target: Path) -> None:
+    """``rows`` into ``path``, the staged file of ``target``: a write error (a full disk)
+    names no file, so the one line names ``target`` (``StageRun`` removes what was staged)."""
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(rows)
+    except OSError as exc:
+        exc.filename = str(target) if exc.filename is None else exc.filename
+        raise
+
+
+Row = tuple[str | None, str, int, Any]  # domain, sentence, label, category (None: none)
+
+
+def _queued_rows(source: str | Path) -> dict[tuple[int, str, int], Row]:
+    """The audit queue's rows by identity (``ReviewTask.key``), with what the export copies
+    of each: what an imported task must match."""
+    queue = read_queue(source)
+    rows: dict[tuple[int, str, int], Row] = {}
+    for row in queue[["split", "domain", "id", "sentence", "label", "error_type"]].itertuples():
+        domain, category = _none(row.domain), _none(row.error_type)
+        key = (SPLIT_INDEX[row.split], id_scope(row.split, domain), int(row.id))
+        rows.setdefault(key, (domain, row.sentence, int(row.label), category or None))
+    return rows
+
+
+def _queue_fault(
+    task: ReviewTask, rows: dict[tuple[int, str, int], Row], source: Path
+) -> str | None:
+    """Why the build would refuse an erratum for ``task`` that the queue shows, or None."""
+    row = rows.get(task.key)
+    if row is None:
+        return f"unknown id: {task.name} is not a row of the audit queue {source}"
+    exported = (task.domain, task.sentence, task.label, task.error_type)
+    names = ("domain", "sentence", "label", "category")
+    for name, now, then in zip(names, row, exported, strict=True):
+        if now != then:
+            return (
+                f"the row changed since the export: its {name} is {now!r} in the audit queue "
+                f"{source}, {then!r} in the export (the erratum would be stale)"
+            )
+    return None
 
 
 def _undecided_row(outcome: Outcome) -> list[str]:
@@ -168,10 +213,21 @@ def _undecided_row(outcome: Outcome) -> list[str]:
     ]
 
 
+def _checked(outcome: Outcome, rows: dict[tuple[int, str, int], Row], source: Path) -> Outcome:
+    """``outcome``, undecided when the queue shows that the build would refuse its errata."""
+    fault = _queue_fault(outcome.task, rows, source) if outcome.errata else None
+    return outcome if fault is None else refuse(outcome, fault)
+
+
 def import_review(
-    export_file: Path, errata: Path, params: Params, undecided: Path | None = None
+    export_file: Path,
+    errata: Path,
+    params: Params,
+    undecided: Path | None = None,
+    queue: Path | None = None,
 ) -> dict[str, Any]:
-    """``rucola audit import``: the errata file (and the undecided list) from an export."""
+    """``rucola audit import``: the errata file (and the undecided list) from an export,
+    checked against the audit queue (``queue``, default ``audit.out``)."""
     export_file, errata = Path(export_file), Path(errata)
     if undecided is not None and Path(undecided).resolve() == errata.resolve():
         raise RucolaError("--undecided names the errata file itself", undecided)
@@ -183,13 +239,17 @@ def import_review(
             export_file,
             hint="export the project after the reviewers have submitted",
         )
-    rows = [e.row() for o in outcomes for e in o.errata]
+    source = Path(queue if queue is not None else params.audit.out)
+    rows = _queued_rows(source)
+    outcomes = [_checked(outcome, rows, source) for outcome in outcomes]
+    lines = [e.row() for o in outcomes for e in o.errata]
     left = [o for o in outcomes if o.status == "undecided"]
     outputs = [errata] + ([Path(undecided)] if undecided is not None else [])
     with StageRun("audit_import", report=None, outputs=outputs) as run:
-        _write_csv(rows, ERRATA_COLUMNS, run.path(errata))
+        _write_csv(lines, ERRATA_COLUMNS, run.path(errata), errata)
         if undecided is not None:
-            _write_csv([_undecided_row(o) for o in left], UNDECIDED_COLUMNS, run.path(undecided))
+            left_rows = [_undecided_row(o) for o in left]
+            _write_csv(left_rows, UNDECIDED_COLUMNS, run.path(undecided), Path(undecided))
     status = Counter(o.status for o in outcomes)
     decided = Counter(o.decision for o in outcomes if o.status in ("erratum", "keep", "unchanged"))
     return {
@@ -197,7 +257,7 @@ def import_review(
         "out": str(errata),
         "tasks": len(outcomes),
         "reviewed": len(outcomes) - status["unreviewed"],
-        "errata": len(rows),
+        "errata": len(lines),
         "decided": {d: decided[d] for d in DECISIONS if decided[d]},
         "unchanged": status["unchanged"],
         "undecided": [{"task": o.task.name, "why": o.why} for o in left],
@@ -220,8 +280,15 @@ def import_lines(result: dict[str, Any]) -> list[str]:
     if result["undecided_file"]:
         lines.append(f"undecided tasks -> {result['undecided_file']}")
     if result["errata"]:
-        lines.append(
-            f"next: name {result['out']} in extract.errata and `dvc add` it "
-            "(never git: it may name test rows)"
-        )
+        folder = Path(result["out"]).parent
+        if folder == Path("."):
+            lines.append(
+                f"next: move {result['out']} into a folder of errata, `rucola salt` it, name "
+                "the folder in extract.errata and `dvc add` it (never git: it may name test rows)"
+            )
+        else:
+            lines.append(
+                f"next: name {folder.as_posix()} (salted) in extract.errata and `dvc add` it "
+                "(never git: it may name test rows)"
+            )
     return lines

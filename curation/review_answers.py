@@ -9,6 +9,10 @@ the crowd rounds' reader is taken from ``rucola.annotation.label_studio``: loadi
 JSON list and the strict shape of a task (``"false"`` is no boolean); a user is read as
 that reader reads one (an int in current exports, a dict with ``id`` in older ones).
 
+An export nested deeper than a Label Studio export ever is (``MAX_DEPTH`` levels) is refused
+before anything walks it: Python's JSON reader, ``json.dumps``, ``repr`` and the shape check
+all recurse, and a RecursionError would be a traceback, not a line naming the file.
+
 A cancelled (skipped) annotation is no answer. A reviewer with several annotations on one
 task (Label Studio lets a user add another) is counted once, by the last one created
 (highest annotation id; position in the export for a hand-made file without ids).
@@ -17,6 +21,7 @@ task (Label Studio lets a user add another) is counted once, by the last one cre
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,6 +43,14 @@ from rucola.curation.review_config import (
 from rucola.errors import RucolaError
 
 HINT = "export the review project as JSON from Label Studio; do not edit the export by hand"
+# How deep an export may nest: Label Studio's is 8 levels (the list, a task, its
+# annotations, one, its result, a region, its value, its choices); far below the depth at
+# which Python's recursion limit stops json.dumps, repr or pydantic on the way.
+MAX_DEPTH = 50
+# White space that separates words: str.split's, less the information separators
+# U+001C-U+001F and U+0085, controls that ``corpus.normalize`` calls unprintable (the
+# corrected text keeps them, so the decision sees them, as the build would).
+_SPACES = re.compile(r"[^\S\x1c-\x1f\x85]+")
 
 
 @dataclass(frozen=True)
@@ -96,7 +109,28 @@ class _Task(_Shape):
 def normalise_text(value: str) -> str:
     """Runs of white space as one space, none at the ends: two reviewers who typed the
     same correction with another spacing wrote the same text."""
-    return " ".join(value.split())
+    return _SPACES.sub(" ", value).strip(" ")
+
+
+def _load_export(path: Path) -> list[dict[str, Any]]:
+    """The export's tasks (``label_studio._load``), refused when nested too deeply to walk:
+    JSON deeper than Python's recursion limit (the reader's RecursionError), or deeper than
+    ``MAX_DEPTH`` (measured without recursion)."""
+    try:
+        tasks = _load(path)
+    except RecursionError:
+        raise RucolaError(
+            "not a Label Studio export: JSON nested too deeply to read", path, hint=HINT
+        ) from None
+    for index, ls_task in enumerate(tasks, start=1):
+        stack: list[tuple[Any, int]] = [(ls_task, 2)]  # the list is level 1, a task level 2
+        while stack:
+            value, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                raise _error(path, f"#{index}", f"nested deeper than {MAX_DEPTH} levels")
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return tasks
 
 
 def _task_name(ls_task: dict[str, Any], index: int) -> str:
@@ -233,7 +267,7 @@ def read_review(path: str | Path, error_types: Sequence[str]) -> list[ReviewTask
     """Every task of a Label Studio JSON export of the review, checked, in row order."""
     path = Path(path)
     tasks: dict[tuple[int, str, int], tuple[int, ReviewTask]] = {}
-    for index, ls_task in enumerate(_load(path), start=1):
+    for index, ls_task in enumerate(_load_export(path), start=1):
         _check(ls_task, index, path)
         data = ls_task["data"]
         task = ReviewTask(

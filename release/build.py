@@ -281,11 +281,12 @@ def check_separate_folders(folders: dict[str, str | Path | None]) -> None:
 
 def run_release(params: Params, source: str | Path | None = None) -> dict[str, Any]:
     """``rucola release build``: the split stage's rows (``split.out``, or ``source``), the
-    validate stage's report (``validate.report``), and the ``release`` folders and report."""
+    validate stage's private report (``validate.private_report``: it holds the SHA-256 of
+    the data it validated), and the ``release`` folders and report."""
     section = params.release
     return release(
         source if source is not None else params.split.out,
-        params.validate.report,
+        params.validate.private_report,
         params,
         section.out,
         section.private,
@@ -329,7 +330,8 @@ def release(
     )
 
     folders = [p for p in (out_dir, private_dir, compat_dir) if p is not None]
-    run = StageRun(STAGE, report=report, outputs=folders)
+    private_report = params.release.private_report if report is not None else None
+    run = StageRun(STAGE, report=report, private_report=private_report, outputs=folders)
     with run:
         public, private = run.folder(out_dir), run.folder(private_dir)
         compat = run.folder(compat_dir) if compat_dir is not None else None
@@ -372,13 +374,18 @@ def release(
         counts: dict[str, Any] = {}
         for file in files:
             counts.setdefault(file.config, {})[file.split] = file.num_examples
-        return run.finish(
-            configs=counts,
-            compat=csv_counts,
-            data_sha256=data_sha256,
-            private=written,
-            votes=votes.report(),
-        )
+        # git tracks the report: the public files' rows only; the private files' rows, the
+        # votes on hidden test rows and the data's hash go to the private report
+        full_votes = votes.report()
+        public_votes = {k: v for k, v in full_votes.items() if k not in PRIVATE_VOTE_COUNTS}
+        hidden = {"data_sha256": data_sha256, "private": written, "votes": full_votes}
+        report = run.finish(private=hidden, configs=counts, compat=csv_counts, votes=public_votes)
+        return {**report, **hidden}  # the command's own view: the maintainer's
+
+
+# What the release report says of the votes that only the private report may: how many were
+# read, were on hidden test rows, or on rows not released.
+PRIVATE_VOTE_COUNTS = ("read", "private", "not_released")
 
 
 def _features(files: list[SplitFile]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ cause. It must never be published.
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,15 @@ import pandas as pd
 
 from rucola.corpus.dedup import sentence_key
 from rucola.corpus.pin import id_scopes, read_release_folder
-from rucola.corpus.sources.rucola_csv import FRAME_COLUMNS, is_published_layout, published_frame
+from rucola.corpus.sources.rucola_csv import (
+    FRAME_COLUMNS,
+    GOLD_FILE,
+    PUBLISHED_FILES,
+    is_published_layout,
+    published_frame,
+)
+from rucola.corpus.sources.text import read_text
+from rucola.csvfile import locate_error
 from rucola.errors import RucolaError
 from rucola.release.ledger import LEDGER_FILE
 from rucola.release.public import GOLD_FILES, hide
@@ -60,6 +69,20 @@ def _from_folder(path: Path, private: bool) -> pd.DataFrame:
     return frame
 
 
+def _published(folder: Path) -> pd.DataFrame:
+    """A folder in the published CSV layout; a ``csv.Error`` of its reader (a cell beyond
+    the csv module's field size limit) names the file and line it came from."""
+    try:
+        return published_frame(folder)
+    except csv.Error as exc:
+        for name in (GOLD_FILE, *PUBLISHED_FILES):  # the order the reader reads them in
+            file = folder / name
+            found = locate_error(file, read_text(file, "utf-8")) if file.is_file() else None
+            if found is not None:
+                raise found from None
+        raise RucolaError(f"not a readable CSV: {exc}", folder) from None
+
+
 def read_release(path: str | Path, private: bool = False) -> pd.DataFrame:
     """A release folder, a split parquet, or a folder in the published RuCoLA layout,
     indexed by identity: in public form unless ``private`` (then with the hidden test
@@ -68,7 +91,7 @@ def read_release(path: str | Path, private: bool = False) -> pd.DataFrame:
     if path.is_file() and path.suffix == ".parquet":
         frame = read_frame(path, "release")
     elif is_published_layout(path):
-        frame = published_frame(path)
+        frame = _published(path)
     elif path.is_dir():
         frame = _from_folder(path, private)
     else:

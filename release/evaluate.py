@@ -6,8 +6,7 @@ out of domain, and per violation category the recall of unacceptable sentences.
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import matthews_corrcoef
 
+from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
 from rucola.io import write_json
 from rucola.stage import read_frame
@@ -33,29 +33,41 @@ def read_predictions(path: str | Path) -> pd.Series:
     text = path.read_text(encoding="utf-8-sig")
     if not text.strip():  # an empty submission predicts nothing: scoring names the ids
         return pd.Series({}, name="prediction", dtype="int64")
-    reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames:
-        reader.fieldnames = check_header(list(reader.fieldnames), path)
-    if not reader.fieldnames or not {"id", "acceptable"} <= set(reader.fieldnames):
+    rows = records(text, path)  # strict: an unclosed quote or a huge cell names its line
+    first = next(rows, None)
+    header = check_header(first[1], path, first[0]) if first else []
+    if not {"id", "acceptable"} <= set(header):
         raise RucolaError(
-            "expected the columns id,acceptable (the sample_submission layout)", path, 1
+            "expected the columns id,acceptable (the sample_submission layout)",
+            path,
+            first[0] if first else 1,
         )
     values: dict[int, int] = {}
     seen_at: dict[int, int] = {}
-    for line, record in enumerate(reader, start=2):
+    for line, record in dict_records(header, rows):
         try:
             key = int(record["id"])
         except (TypeError, ValueError):
-            raise RucolaError(f"id '{record['id']}' is not an integer", path, line) from None
-        value = (record["acceptable"] or "").strip()
+            # repr: a control character in the cell is named, never printed
+            raise RucolaError(f"id {record['id']!r} is not an integer", path, line) from None
+        value = str(record["acceptable"] or "").strip()
         if value not in {"0", "1"}:
-            raise RucolaError(f"acceptable must be 0 or 1, not '{value}'", path, line)
+            raise RucolaError(f"acceptable must be 0 or 1, not {value!r}", path, line)
         if key in values:
             raise RucolaError(
                 f"id {key} is predicted twice (first on line {seen_at[key]})", path, line
             )
         values[key], seen_at[key] = int(value), line
     return pd.Series(values, name="prediction", dtype="int64")
+
+
+def _parser_error(exc: Exception, path: Path) -> RucolaError:
+    """pandas' ``ParserError`` (``Error tokenizing data. C error: Expected 5 fields in line
+    3, saw 6``) as one line naming the file and, where pandas says it, the line."""
+    text = " ".join(str(exc).split())
+    found = re.search(r"\bline (\d+)", text)
+    text = re.sub(r"^Error tokenizing data\. C error: ", "", text)
+    return RucolaError(f"not a readable CSV: {text}", path, int(found[1]) if found else None)
 
 
 def read_gold(path: str | Path) -> pd.DataFrame:
@@ -70,6 +82,8 @@ def read_gold(path: str | Path) -> pd.DataFrame:
             gold = pd.read_csv(path, keep_default_na=False, dtype={"error_type": str})
         except pd.errors.EmptyDataError:
             raise RucolaError("the gold has no rows: nothing to score against", path) from None
+        except pd.errors.ParserError as exc:  # pandas' words for a malformed CSV, one line
+            raise _parser_error(exc, path) from None
         if "acceptable" in gold.columns:
             gold = gold.rename(columns={"acceptable": "label"})
         if "error_type" in gold.columns:

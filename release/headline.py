@@ -96,17 +96,20 @@ def rows_and_share(report: dict[str, Any], path: str | Path) -> dict[str, Any]:
     unknown = sorted(set(domains) - set(DOMAIN_KEYS))
     if unknown:
         raise RucolaError(f"{what} names an unknown domain '{unknown[0]}'", path)
-    # Published test rows without their gold have no domain: counted apart.
-    unlabelled = _number(report, "unlabelled.test", path, what)
+    # The public report gives the test split as one count (published rows without their
+    # gold included), never per domain.
+    test = _number(report, "test.rows", path, what)
     out: dict[str, Any] = dict.fromkeys(DOMAIN_KEYS.values(), 0)
-    out |= {"train": 0, "val": 0, "test": int(unlabelled or 0)}
+    out |= {"train": 0, "val": 0, "test": int(test or 0)}
     acceptable = 0.0
     for domain in sorted(domains):
         for split, key in SPLIT_KEYS.items():
+            if split == "test":
+                continue
             where = f"domains.{domain}.splits.{split}"
             rows = int(_number(report, f"{where}.rows", path, what) or 0)
             out[key] += rows
-            if split != "test" and rows:
+            if rows:
                 out[DOMAIN_KEYS[domain]] += rows
                 share = _number(report, f"{where}.acceptable_share", path, what)
                 acceptable += rows * (share or 0.0)

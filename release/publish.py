@@ -57,8 +57,10 @@ from rucola.release.votes import RELEASED_VOTE_SCHEMA, VOTES_CONFIG, check_publi
 if TYPE_CHECKING:
     from rucola.settings import Params
 
-# no leading zeros (semver.org, item 2): ``01.0.0`` would be tagged ``v01.0.0`` beside ``v1.0.0``
-SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+# no leading zeros (semver.org, item 2): ``01.0.0`` would be tagged ``v01.0.0`` beside ``v1.0.0``.
+# Matched whole (``fullmatch``): ``$`` also matches before a final newline, and ``1.0.0\n``
+# would be tagged and kept as a folder ``v1.0.0\n``; ASCII digits only (``\d`` takes ``١``).
+SEMVER = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 REPO_ID_RULES = (
     "ORG/NAME: letters, digits, '-', '_', '.'; no '--' or '..', neither part starting or"
     " ending with '-' or '.', at most 96 characters each"
@@ -167,10 +169,10 @@ class Plan:
 
 def check_version(version: str) -> tuple[int, int, int]:
     """``version`` as (major, minor, patch); an error unless it is ``X.Y.Z`` (semver)."""
-    match = SEMVER.match(version)
+    match = SEMVER.fullmatch(version) if isinstance(version, str) else None
     if not match:
         raise RucolaError(
-            f"--version: '{version}' is not semantic (X.Y.Z, numbers without leading zeros)"
+            f"--version: {version!r} is not semantic (X.Y.Z, numbers without leading zeros)"
         )
     major, minor, patch = (int(g) for g in match.groups())
     return major, minor, patch
@@ -210,7 +212,7 @@ def git_blockers(root: Path, version: str) -> list[RucolaError]:
             )
         )
     wanted = check_version(version)
-    tags = [t[1:] for t in _git(root, "tag", "--list", "v*").split() if SEMVER.match(t[1:])]
+    tags = [t[1:] for t in _git(root, "tag", "--list", "v*").split() if SEMVER.fullmatch(t[1:])]
     if any(check_version(t) >= wanted for t in tags):
         latest = max(tags, key=check_version)
         found.append(
@@ -367,7 +369,7 @@ def plan_release(
     except RucolaError as exc:  # not a git repository, no git
         git = [exc]
     blockers = [
-        *_blocker(check_validated, split, Path(params.validate.report)),
+        *_blocker(check_validated, split, Path(params.validate.private_report)),
         *_blocker(check_release_matches, out, private_dir, split),
         *git,
         # annotator ids hashed with the secret key in the environment, not the sample's

@@ -7,8 +7,14 @@ plain name, and every path a command derives from one must stay inside the folde
 derived from. Params paths a command writes must, when relative, stay inside the
 repository (the working directory, where ``dvc repro`` runs every stage); an absolute path
 is an explicit choice of the user's and is kept, but never inside ``.git`` or ``.dvc``.
-Params paths of inputs must be relative and inside the repository, where DVC can track
-them (``inside_repository``).
+Output paths given on the command line (``--out``, ``--rejected``, ``--report``, ...) are
+the user's explicit choice too, relative or not, but never inside ``.git`` or ``.dvc``
+either (``check_command_line_output``, which the stage command factory applies to every
+such option). Params paths of inputs must be relative and inside the repository, where DVC
+can track them (``inside_repository``); a folder rucola keeps there (the kept releases)
+must lie inside it once resolved through links (``resolved_inside_repository``). Every
+pattern here matches a whole value (``fullmatch``): ``$`` would also match before a final
+newline.
 """
 
 from __future__ import annotations
@@ -104,7 +110,55 @@ def check_output_path(value: object, key: str, params_path: str | Path = "params
         )
     if resolved == root:
         raise RucolaError(f"{key}: {value!r} is the repository itself", params_path)
-    for protected in _PROTECTED:
-        if _inside(resolved, root / protected):
-            raise RucolaError(f"{key}: {value!r} lies inside {protected}/", params_path)
+    _check_unprotected(value, resolved, root, key, params_path)
     return value
+
+
+def _check_unprotected(
+    value: str, resolved: Path, root: Path, key: str, where: str | Path | None
+) -> None:
+    """Refuse a path that, resolved through links, lies in a folder of git's or DVC's:
+    the repository's own, or any other (a ``.git`` or ``.dvc`` among its parts below the
+    repository, or anywhere in a path outside it)."""
+    parts = resolved.relative_to(root).parts if _inside(resolved, root) else resolved.parts
+    for protected in _PROTECTED:
+        if protected in parts:
+            raise RucolaError(f"{key}: {value!r} lies inside {protected}/", where)
+
+
+def check_command_line_output(value: object, option: str) -> str | None:
+    """A path a command writes, from the command-line option ``option`` (``--out``): the
+    user's explicit choice, relative or absolute, inside the repository or not, but never
+    under ``.git`` or ``.dvc`` once resolved through links (as for params paths). None
+    (the option not given) passes."""
+    if value is None:
+        return None
+    text = str(value)
+    if not text.strip():
+        raise RucolaError(f"{option} must be a path, got {text!r}")
+    if "\x00" in text:
+        raise RucolaError(f"{option}: a path cannot hold a NUL character")
+    root = Path.cwd().resolve()
+    _check_unprotected(text, Path(os.path.realpath(text)), root, option, None)
+    return text
+
+
+def resolved_inside_repository(path: str | Path, what: str) -> Path:
+    """``path`` resolved through links, which must lie inside the repository (the working
+    directory), not be the repository itself and not lie under ``.git`` or ``.dvc``: a
+    folder rucola fills for DVC to track and params to name (the kept releases)."""
+    text = str(path)
+    root = Path.cwd().resolve()
+    resolved = Path(os.path.realpath(text))
+    if not _inside(resolved, root):
+        shown = "" if resolved == Path(text) else f" (it resolves to {resolved})"
+        raise RucolaError(
+            f"{what} lies outside the repository{shown}; refusing to write there",
+            text,
+            hint="it must lie inside the repository, where DVC tracks it and params name "
+            "it (make a folder there, not a link out of it)",
+        )
+    if resolved == root:
+        raise RucolaError(f"{what} is the repository itself", text)
+    _check_unprotected(text, resolved, root, what, None)
+    return resolved

@@ -199,7 +199,7 @@ def _leftover_pattern(name: str) -> re.Pattern[str]:
     )
     return re.compile(
         rf"^(\.{name}\.({STAGED}|(old\.)?{random}\.{TEMPORARY})"
-        rf"|\.\.{name}\.{STAGED}\.{random}\.{TEMPORARY}|{legacy})$"
+        rf"|\.\.{name}\.{STAGED}\.{random}\.{TEMPORARY}|{legacy})\Z"
     )
 
 
@@ -313,6 +313,14 @@ def commit_together(moves: Iterable[tuple[Path, Path]], folders: set[Path]) -> N
             _remove(path)
 
 
+def private_report(report: dict[str, Any], data: str | Path | None) -> dict[str, Any]:
+    """A private report as written: ``report`` and ``data_sha256``, the SHA-256 of the
+    private rows it describes (``data``). DVC records the report's md5 in the git-tracked
+    ``dvc.lock``; a small report alone could be guessed and hashed until one matched, but
+    not with the hash of every hidden value of those rows inside it."""
+    return {**report, "data_sha256": file_sha256(data)} if data is not None else dict(report)
+
+
 class StageRun:
     """One run of a row stage: counts, set-aside rows, and staged outputs.
 
@@ -330,9 +338,11 @@ class StageRun:
         rejected: str | Path | None = None,
         outputs: Iterable[str | Path] = (),
         set_aside_schema: pa.Schema | None = None,
+        private_report: str | Path | None = None,
     ) -> None:
         self.stage = stage
         self.report_path = Path(report) if report is not None else None
+        self.private_report = Path(private_report) if private_report is not None else None
         self.out = Path(out) if out is not None else None
         self.rejected = Path(rejected) if rejected is not None else None
         self.set_aside_schema = set_aside_schema
@@ -343,7 +353,8 @@ class StageRun:
         self._staged: dict[Path, Path] = {}
         self._folders: set[Path] = set()
         targets = [Path(p) for p in outputs]
-        targets += [p for p in (self.report_path, self.out, self.rejected) if p is not None]
+        named = (self.report_path, self.private_report, self.out, self.rejected)
+        targets += [p for p in named if p is not None]
         self.targets = targets
 
     # -- counting -------------------------------------------------------------------
@@ -431,10 +442,16 @@ class StageRun:
         self,
         kept: pa.Table | pd.DataFrame | None = None,
         kept_schema: pa.Schema | None = None,
+        private: dict[str, Any] | None = None,
         **extra: Any,
     ) -> dict[str, Any]:
         """Count and stage the kept rows, the set-aside rows and the report (in that
-        order of checks: nothing is staged if the counts do not add up)."""
+        order of checks: nothing is staged if the counts do not add up).
+
+        The report is public (git tracks it): ``extra`` must hold nothing a hidden test row
+        tells but its count. ``private`` (what is hidden: per-domain test detail, ...) goes
+        only to the private report (``private_report``, in the DVC cache), with the public
+        keys and the SHA-256 of the kept rows (:func:`private_report`)."""
         if kept is not None:
             self.count_kept(kept.num_rows if isinstance(kept, pa.Table) else len(kept))
         report = self.report(**extra)
@@ -448,6 +465,10 @@ class StageRun:
             write_parquet(self.set_aside_table(), self.path(self.rejected))
         if self.report_path is not None:
             write_json(report, self.path(self.report_path))
+        if self.private_report is not None:
+            data = self._staged.get(self.out) if self.out is not None else None
+            full = private_report({**report, **(private or {})}, data)
+            write_json(full, self.path(self.private_report))
         return report
 
     def set_aside_table(self) -> pa.Table:

@@ -35,6 +35,7 @@ from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_json
 from rucola.names import check_name, child, inside_repository
 from rucola.ownership import in_scratch, is_owned_file, remove, remove_empty_folder
+from rucola.salt import is_salted, keyed, read_salt, salted_ancestor
 from rucola.settings import GenerationSource, Params
 
 ROOT = Path("reports/inputs")
@@ -56,6 +57,9 @@ FAMILIES = [
     "annotate.votes",
     "audit.likely_label_error.model",
 ]
+# The families whose inputs are always private (errata may name hidden test rows and say
+# what they hide): only a salted folder is taken (``rucola-salt``).
+PRIVATE = {"extract.errata"}
 
 
 def _value(params: Params, family: str) -> Any:
@@ -91,10 +95,33 @@ def named(params: Params, family: str) -> list[tuple[str, str]]:
     return _entries(_value(params, family), family)
 
 
+def check_not_inside_salted(path: Path) -> None:
+    """A path below a salted folder is no input: DVC would record its own, unsalted hash."""
+    inside = salted_ancestor(path)
+    if inside is not None:
+        raise RucolaError(
+            f"lies inside the salted folder {inside.as_posix()}",
+            path,
+            hint=f"name the folder {inside.as_posix()} itself, so that DVC records its "
+            "salted hash and not this path's own",
+        )
+
+
 def fingerprint(path: str | Path) -> dict[str, Any]:
     """Content of a file, or of a folder's files (relative names, sha256, size; sorted,
-    hidden files and folders skipped)."""
+    hidden files and folders skipped). A salted folder (``rucola-salt``) is private: its
+    fingerprint is one HMAC under its salt, no file's hash or size; a path inside one is
+    refused, since DVC would record that path's own hash, unsalted."""
     path = Path(path)
+    check_not_inside_salted(path)
+    content = _plain_fingerprint(path)
+    if path.is_dir() and is_salted(path):
+        text = json.dumps(content, sort_keys=True)
+        return {"kind": "salted_folder", "keyed": keyed(read_salt(path), text)}
+    return content
+
+
+def _plain_fingerprint(path: Path) -> dict[str, Any]:
     if path.is_file():
         return {"kind": "file", "sha256": file_sha256(path), "size": path.stat().st_size}
     if not path.is_dir():
@@ -136,6 +163,7 @@ def _files_fingerprint(files: list[Path]) -> dict[str, Any]:
     """Several files read as one input (both sides of a pair)."""
     entries = []
     for file in files:
+        check_not_inside_salted(file)
         if not file.is_file():
             raise RucolaError("no such file", file)
         entries.append(_file_entry(file, file.as_posix()))
@@ -212,6 +240,15 @@ def track(params: Params, family: str, path: str | Path, name: str | None = None
         )
     if wanted == INDEX[: -len(".json")]:
         raise RucolaError(f"{wanted!r} is reserved for the index of {family}", normal)
+    check_not_inside_salted(Path(normal))
+    if family in PRIVATE and not is_salted(normal):
+        raise RucolaError(
+            f"{family} names private files (they may say what hidden test rows are), and "
+            "this is no salted folder: its hash in dvc.lock could be tested against a guess",
+            normal,
+            hint="keep them in a folder, run `rucola salt FOLDER`, `dvc add FOLDER` and "
+            f"name the folder in {family}",
+        )
     if family == SOURCES and _is_pairs(params.generate.sources[wanted], normal):
         content = _files_fingerprint(_pair_files(normal))  # the reader reads both sides
     else:
@@ -254,7 +291,7 @@ def track_generator(params: Params, name: str) -> Path:
             ) from None
         sources[str(source_id)] = {
             "settings": known[source_id].model_dump(),
-            "input": {k: data.get(k) for k in ("path", "kind", "sha256", "size")},
+            "input": {k: data.get(k) for k in ("path", "kind", "sha256", "size", "keyed")},
         }
     record = {"family": GENERATORS, "name": name, "enabled": enabled, "sources": sources}
     target = _target(GENERATORS, name)
@@ -285,4 +322,76 @@ def track_index(params: Params) -> dict[str, list[str]]:
     # generator at all (rebuilding a published release) it is empty, but it must exist.
     out_dir = inside_repository(params.generate.out_dir, "generate.out_dir")
     Path(out_dir).mkdir(parents=True, exist_ok=True)
+    prune_lock()
     return result
+
+
+# The foreach stages over a params family (``dvc.yaml``): an instance whose item params no
+# longer name is gone from the pipeline, but DVC keeps its entry in ``dvc.lock``, with the
+# hash of the input it once read (an errata file long removed from params included).
+FOREACH_STAGES = {
+    "track_extract": "extract.sources",
+    "track_source": SOURCES,
+    "track_generator": GENERATORS,
+    "track_frequency": "filter.frequency.path",
+    "track_pin": "split.pin",
+    "track_errata": "extract.errata",
+    "track_controls": "annotate.controls",
+    "track_stage1": "annotate.stage1",
+    "track_stage2": "annotate.stage2",
+    "track_votes": "annotate.votes",
+    "track_audit_model": "audit.likely_label_error.model",
+    "generate": GENERATORS,
+}
+LOCK_FILE = Path("dvc.lock")
+DVC_PARAMS = Path("params.yaml")  # the file dvc.yaml interpolates, whatever --params says
+
+
+def foreach_keys(value: Any) -> set[str]:
+    """The instance names DVC gives a ``foreach`` over ``value``: a mapping's keys; a
+    list's items, or their indices when any item is a mapping or a list (DVC's rule)."""
+    if isinstance(value, dict):
+        return {str(k) for k in value}
+    if isinstance(value, list):
+        if any(isinstance(v, dict | list) for v in value):
+            return {str(i) for i in range(len(value))}
+        return {str(v) for v in value}
+    return set()
+
+
+def stale_lock_stages(raw: dict[str, Any], stages: Iterable[str]) -> list[str]:
+    """The entries of ``stages`` (dvc.lock's names) that are instances of a foreach stage
+    over a family that ``raw`` (params.yaml as DVC reads it) no longer names."""
+    stale = []
+    for name in stages:
+        stage, at, key = name.partition("@")
+        if not at or stage not in FOREACH_STAGES:
+            continue
+        value: Any = raw
+        for part in FOREACH_STAGES[stage].split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if key not in foreach_keys(value):
+            stale.append(name)
+    return sorted(stale)
+
+
+def prune_lock(lock: Path = LOCK_FILE, params_file: Path = DVC_PARAMS) -> list[str]:
+    """Remove from ``dvc.lock`` the foreach instances ``params.yaml`` no longer names (DVC
+    rewrites the file after each stage, from what is on disk, so the removal stays)."""
+    import yaml
+
+    if not lock.is_file() or not params_file.is_file():
+        return []
+    try:
+        raw = yaml.safe_load(params_file.read_text(encoding="utf-8")) or {}
+        stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages") or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []  # DVC itself will say what is wrong with either file
+    stale = stale_lock_stages(raw, stages) if isinstance(raw, dict) else []
+    if stale:
+        from dvc.utils.serialize import modify_yaml
+
+        with modify_yaml(lock) as data:
+            for name in stale:
+                data["stages"].pop(name, None)
+    return stale

@@ -288,14 +288,14 @@ def check(condition: bool, what: str, failures: list[str]) -> None:
 # -- the round trip -------------------------------------------------------------------------------
 def round_trip(args: argparse.Namespace, work: Path) -> list[str]:
     params = Path(args.params).resolve() if args.params else None
+    queue = Path(args.queue).resolve() if args.queue else work / "audit.parquet"
+    if not args.queue:
+        write_demo_queue(queue)
+        say(f"demo queue: {queue}")
     if args.tasks:
         review = Path(args.tasks).resolve()
         say(f"tasks from {review}")
     else:
-        queue = Path(args.queue).resolve() if args.queue else work / "audit.parquet"
-        if not args.queue:
-            write_demo_queue(queue)
-            say(f"demo queue: {queue}")
         review = work / "review"
         rucola(work, params, "audit", "export", "--input", str(queue), "--out", "review")
     tasks_file, config_file = review / "tasks.json", review / "review_config.xml"
@@ -380,13 +380,15 @@ def round_trip(args: argparse.Namespace, work: Path) -> list[str]:
         "audit",
         "import",
         str(export_file),
+        "--queue",
+        str(queue),
         "--out",
-        "errata.csv",
+        "errata/review.csv",
         "--undecided",
         "undecided.csv",
     )
     failures: list[str] = []
-    errata = read_csv(work / "errata.csv")
+    errata = read_csv(work / "errata/review.csv")
     check(errata[0] == ERRATA_COLUMNS, "errata.csv has the errata columns", failures)
     check(
         sorted(errata[1:]) == sorted(expected),
@@ -409,13 +411,16 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("RUCOLA_LABEL_STUDIO"),
         help="the label-studio executable (default: $RUCOLA_LABEL_STUDIO)",
     )
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--queue", help="a review queue (audit.out); default: a demo queue")
-    source.add_argument("--tasks", help="a folder `rucola audit export` wrote")
+    parser.add_argument("--queue", help="a review queue (audit.out); default: a demo queue")
+    parser.add_argument(
+        "--tasks", help="a folder `rucola audit export` wrote (from the --queue it names)"
+    )
     parser.add_argument("--params", help="params file for the rucola commands")
     parser.add_argument("--work", help="keep everything in this folder (default: temporary)")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     args = parser.parse_args(argv)
+    if args.tasks and not args.queue:
+        parser.error("--tasks needs the --queue they were exported from (audit import reads it)")
     if not args.label_studio:
         parser.error("name the label-studio executable: --label-studio or $RUCOLA_LABEL_STUDIO")
     executable = shutil.which(args.label_studio)

@@ -55,5 +55,5 @@ def assert_v1_audit(root: Path) -> None:
         ]["cluster"]
         assert clusters.nunique() == 1, (group["group"], sorted(clusters.unique()))
 
-    report = json.loads((root / "reports/audit.json").read_text(encoding="utf-8"))
+    report = json.loads((root / "reports/private/audit.json").read_text(encoding="utf-8"))
     assert sum(report["kinds"][KIND].values()) == len(found)

@@ -9,8 +9,9 @@ from pathlib import Path
 from rucola.settings import Params
 
 RELEASE_PARAMS = (
-    "split:\n  out: data/split.parquet\n"  # what release reads (split.out, validate.report)
-    "validate:\n  report: data/validation.json\n"
+    # what release reads (split.out, validate.private_report: the data's hash)
+    "split:\n  out: data/split.parquet\n"
+    "validate:\n  private_report: data/validation.json\n"
     "release:\n"
     "  out: out/rucola\n"
     "  private: out/private\n"
@@ -45,5 +46,6 @@ def typed(data: dict, folder: Path) -> Params:
             "corpus": {"rejected": str(none / "annotate.parquet")},
         },
         "baseline": {"report": str(none / "baseline.json")},
+        "release": {"private_report": str(folder / "reports/private/release.json")},
     }
     return Params.model_validate(merged(base, data))

@@ -56,7 +56,7 @@ def test_foundation_checks_with_artefacts_kept(run_cli, tmp_path, shared_data):
     write_params(tmp_path, shared_data, IN_DOMAIN, artefacts="keep")
     results = stages(run_cli, tmp_path, ["extract", "measure", "filter", "split", "validate"])
 
-    extract = json.loads((tmp_path / "reports/extract.json").read_text())
+    extract = json.loads((tmp_path / "reports/private/extract.json").read_text())
     assert extract["read"] == extract["kept"] == len(source) == 8852
     expected = source.assign(a=source["acceptable"].astype(int)).groupby("detailed_source")["a"]
     for name, share in expected.mean().items():
@@ -86,7 +86,7 @@ def test_published_files_rebuild_validate_and_load(run_cli, tmp_path, shared_dat
     stages(
         run_cli, tmp_path, ["extract", "measure", "filter", "split", "validate", "release build"]
     )
-    extract = json.loads((tmp_path / "reports/extract.json").read_text())
+    extract = json.loads((tmp_path / "reports/private/extract.json").read_text())
     artefacts = {a["sentence"]: a["kinds"] for a in extract["artefacts"]["found"]}
     assert ALTERNATION in next(s for s in artefacts if "Грозный" in s)
     assert any("поч не *?" in s for s in artefacts)

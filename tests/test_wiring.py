@@ -62,7 +62,9 @@ def test_render_keeps_flags_comments_and_quotes():
     loaded = yaml.safe_load(text)["stages"]["s"]
     assert loaded["cmd"] == "rucola split --out x --report y"
     assert loaded["deps"][0] == "a: b"  # quoted, not a mapping
-    assert loaded["outs"] == [{"${o}": {"cache": False, "persist": True}}]
+    assert loaded["outs"] == [
+        {"${o}": {"cache": False, "meta": {"access": "public"}, "persist": True}}
+    ]
     assert "# why" in text and "# a note" in text and "# kept in git" in text
     assert yaml.safe_load(text)["plots"] == [{"${p}": {"template": "simple", "y": ["a", "b"]}}]
 
@@ -184,3 +186,13 @@ def test_a_new_source_reader_reruns_only_extraction(stage: str):
     readers = {"corpus/sources/readers.py", "corpus/sources/lists.py", "corpus/sources/sheets.py"}
     assert not deps & readers
     assert readers <= set(stage_bodies()["extract"]["deps"])
+
+
+def test_every_foreach_stage_is_known_to_the_lock_pruner():
+    """``rucola track-index`` removes stale foreach instances from dvc.lock by stage name
+    and family (``rucola.track.FOREACH_STAGES``): it must know every foreach stage."""
+    from rucola.dev.pipeline import stages
+    from rucola.track import FOREACH_STAGES
+
+    foreach = {s.name: s.foreach for s in stages() if s.foreach}
+    assert {name: f"${{{family}}}" for name, family in FOREACH_STAGES.items()} == foreach

@@ -2,8 +2,9 @@
 
 ``validate_split`` never raises for a failed expectation: it returns a
 :class:`ValidationResult` (the CLI prints its summary and exits 1) and records the outcome in
-the JSON report, together with the SHA-256 of the validated file, which the release stage
-checks before it builds anything. The report holds no timestamps and keeps the suite's
+the JSON reports: the public one (git) says which expectations held; the private one adds
+the offending rows and the SHA-256 of the validated file, which the release stage checks
+before it builds anything. The report holds no timestamps and keeps the suite's
 order, so identical inputs give a byte-identical report. The Data Docs are GX's own HTML
 site, built with a run id that depends on the data only (``_run_id``), so identical inputs
 give the same pages at the same paths.
@@ -300,8 +301,14 @@ def validate_split(
     params: Params,
     report_path: str | Path,
     docs_dir: str | Path | None,
+    private_path: str | Path | None = None,
 ) -> ValidationResult:
-    """Validate the split stage's parquet; write the JSON report and (optionally) Data Docs.
+    """Validate the split stage's parquet; write the JSON reports and (optionally) Data Docs.
+
+    The report (``report_path``, git-tracked) says which expectations held and how many
+    rows were checked; what failed where (rows naming test rows, their sources), the
+    details and the data's SHA-256 (a hash of every hidden label) go to the private report
+    (``private_path``, ``validate.private_report``), which the release checks.
 
     ``params``: the whole typed params, since the checks hold the data to the bounds of
     three stages (``validate``, ``split.ratios`` and ``split.new_rows``, the filter's token
@@ -327,7 +334,16 @@ def validate_split(
         "failed": len(failed),
         "evaluated": len(outcomes),
     }
-    write_json(report, report_path)
+    public = {
+        "success": report["success"],
+        "rows": report["rows"],
+        "expectations": [{"name": o["name"], "success": o["success"]} for o in outcomes],
+        "failed": report["failed"],
+        "evaluated": report["evaluated"],
+    }
+    if private_path is not None:
+        write_json(report, private_path)
+    write_json(public, report_path)
     return ValidationResult(
         success=not failed,
         failures=[Failure(o["name"], o["details"], o["rows"]) for o in failed],

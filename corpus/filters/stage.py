@@ -112,13 +112,15 @@ def run_filter(
     names the run in the set-aside rows (``filter`` or ``screen``)."""
     thresholds = build_rules(settings)
     duplicates = DuplicateRule(settings.near_duplicates, _read_reference(reference))
-    plot, plot_png = Path(settings.plot), Path(settings.plot_png)
+    # Screening draws its candidates' lengths; the corpus's lengths are drawn after the
+    # split (``split.plot``), where a test row can be counted without its domain.
+    plots = (Path(settings.plot), Path(settings.plot_png)) if hasattr(settings, "plot") else ()
     with StageRun(
         stage,
         report=settings.report,
         out=settings.out,
         rejected=settings.rejected,
-        outputs=[plot, plot_png],
+        outputs=plots,
     ) as run:
         # Passed on, not held: the rules free the full table once the first has split it.
         outcome = apply_rules(_measured(source, float(settings.min_ipm)), [*thresholds, duplicates])
@@ -133,13 +135,14 @@ def run_filter(
         for part in outcome.set_aside:
             run.set_aside(_origins(part.rows), part.reason, part.detail)
         counts = outcome.counts
-        histogram = pd.DataFrame(
-            {
-                "domain": _column(kept, "domain", schema.OUT_OF_DOMAIN).to_pylist(),
-                "n_tokens": kept.column("n_tokens").to_numpy(),
-            }
-        )
-        token_length_histogram(histogram, run.path(plot), run.path(plot_png))
+        if plots:
+            histogram = pd.DataFrame(
+                {
+                    "domain": _column(kept, "domain", schema.OUT_OF_DOMAIN).to_pylist(),
+                    "n_tokens": kept.column("n_tokens").to_numpy(),
+                }
+            )
+            token_length_histogram(histogram, *(run.path(p) for p in plots))
         report = run.finish(
             kept,
             kept_share=round(kept.num_rows / read, 4) if read else None,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from rucola.cli.common import ParamsOption, out, read_settings
-from rucola.cli.stage_command import stage_command
+from rucola.cli.stage_command import checks_output_options, stage_command
 
 if TYPE_CHECKING:
     from rucola.settings import Annotate, AnnotateCorpus, Params, VoteColumns
@@ -231,6 +231,7 @@ def _columns(given: VoteColumns, pairs: list[str]) -> dict[str, str | None]:
 
 
 @annotate_app.command("simulate")
+@checks_output_options
 def simulate(
     truth: Annotated[
         Path | None,

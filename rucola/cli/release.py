@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from rucola.cli.common import ParamsOption, err, handles_errors, out, read_settings
-from rucola.cli.stage_command import stage_command
+from rucola.cli.stage_command import checks_output_options, stage_command
 
 if TYPE_CHECKING:
     from rucola.settings import Baseline, Params, Validate
@@ -30,9 +30,9 @@ def validate(settings: Validate, params: Params, source: str) -> None:
     # The Data Docs are the pipeline's view of its own split: another file given with
     # --input gets its report only, so it never overwrites them.
     docs = settings.docs if source == params.split.out else None
-    result = validate_split(source, params, settings.report, docs)
+    result = validate_split(source, params, settings.report, docs, settings.private_report)
     if not result.success:
-        err.print(f"[bold red]validation failed[/] ({settings.report}):", soft_wrap=True)
+        err.print(f"[bold red]validation failed[/] ({settings.private_report}):", soft_wrap=True)
         err.print(result.summary(), soft_wrap=True, markup=False)
         raise typer.Exit(1)
     out.print(f"validate: all expectations met ({settings.report})")
@@ -40,6 +40,7 @@ def validate(settings: Validate, params: Params, source: str) -> None:
 
 @commands.command()
 @handles_errors
+@checks_output_options
 def evaluate(
     predictions: Annotated[Path, typer.Argument(help="CSV id,acceptable")],
     gold: Annotated[
@@ -261,6 +262,7 @@ def release_diff_command(
 
 @release_app.command("keep")
 @handles_errors
+@checks_output_options
 def release_keep(
     version: Annotated[str, typer.Option("--version", help="the published version, X.Y.Z")],
     into: Annotated[

@@ -15,17 +15,26 @@ the rules a params file is held to) and calls the function with the checked sect
 beside it, under their usual file names, so a trial run never overwrites the pipeline's
 files. ``generate`` and ``release build`` write where params say only: they take no
 ``--out``.
+
+Every command-line option that names a path a command writes (``OUTPUT_OPTIONS``: the
+factory's ``--out``, ``--rejected`` and ``--report``, and a command's own ``--out``,
+``--out-dir``, ``--report``, ``--undecided`` or ``--into``) is checked here, before the
+command runs, by :func:`check_output_options` (``rucola.names.check_command_line_output``:
+never under ``.git`` or ``.dvc``, as for a params path): the factory does it for its
+commands, and :func:`checks_output_options` for a command made without it.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import typing
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.models
 
 from rucola.cli.common import ParamsOption
 
@@ -37,6 +46,66 @@ OPTIONS: dict[str, tuple[str, str]] = {
 }
 # Injected by the factory, never options.
 INJECTED = ("settings", "params", "source")
+# The options that name a path a command writes, wherever a command declares them.
+OUTPUT_OPTIONS = frozenset(
+    {"--out", "--out-dir", "--rejected", "--report", "--undecided", "--into"}
+)
+
+
+def _option_names(parameter: inspect.Parameter) -> tuple[str, ...]:
+    """The option names (``--out``, ...) a command parameter is given by, if any."""
+    infos = [parameter.default]
+    if typing.get_origin(parameter.annotation) is Annotated:
+        infos += list(parameter.annotation.__metadata__)
+    for info in infos:
+        if isinstance(info, typer.models.OptionInfo):
+            decls = [d for d in (info.default, *(info.param_decls or ())) if isinstance(d, str)]
+            return tuple(d for d in decls if d.startswith("-"))
+    return ()
+
+
+def output_parameters(parameters: Sequence[inspect.Parameter]) -> dict[str, str]:
+    """``{parameter name: option}`` for every parameter given by an ``OUTPUT_OPTIONS``
+    option (its names joined, ``--out/--report``, where it has two)."""
+    found = {}
+    for parameter in parameters:
+        names = _option_names(parameter)
+        if any(n in OUTPUT_OPTIONS for n in names):
+            found[parameter.name] = "/".join(names)
+    return found
+
+
+def check_output_options(values: dict[str, Any], options: dict[str, str]) -> None:
+    """Every given value of an output option (``options``: parameter name -> option) is a
+    path a command may write: never under ``.git`` or ``.dvc`` (one line naming the
+    option); a list option (repeated) is checked item by item."""
+    from rucola.names import check_command_line_output
+
+    for key, option in options.items():
+        value = values.get(key)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            check_command_line_output(item, option)
+
+
+def checks_output_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """For a command made without the factory: its output options are checked
+    (:func:`check_output_options`) before it runs."""
+    signature = inspect.signature(func)
+    options = output_parameters(
+        [
+            p.replace(annotation=_resolved(p.annotation, func))
+            for p in signature.parameters.values()
+            if p.name not in INJECTED
+        ]
+    )
+
+    @functools.wraps(func)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(*args, **kwargs)
+        check_output_options(dict(bound.arguments), options)
+        return func(*args, **kwargs)
+
+    return command
 
 
 def _option(name: str, help_text: str, default_key: str) -> inspect.Parameter:
@@ -118,6 +187,8 @@ def stage_command(
             )
             parameters = [context, *parameters]
         wants = set(inspect.signature(func).parameters)
+        # the factory's --out/--rejected/--report and the command's own output options
+        outputs_given = output_parameters([*own, *added])
 
         @functools.wraps(func)
         def command(**kwargs: Any) -> Any:
@@ -126,6 +197,7 @@ def stage_command(
 
             if callback and kwargs.pop("ctx").invoked_subcommand is not None:
                 return None
+            check_output_options(kwargs, outputs_given)
             params = read_settings(kwargs.pop("params_file"))
             source = kwargs.pop("input_path", None) if reads is not None else None
             given = {key: kwargs.pop(f"{key}_path", None) for key in outputs}
@@ -133,6 +205,10 @@ def stage_command(
             updates = {key: value for key, value in given.items() if value is not None}
             if "out" in updates:
                 updates = beside(settings, Path(updates["out"]), set(updates)) | updates
+            elif "report" in updates and hasattr(settings, "private_report"):
+                # a trial report never overwrites the pipeline's private one
+                report = Path(updates["report"])
+                updates["private_report"] = str(report.with_name(f"private_{report.name}"))
             names = {key: OPTIONS[key][0] for key in outputs}
             settings = with_overrides(settings, names, **updates)
             injected = {"settings": settings, "params": params}

@@ -48,3 +48,20 @@ def track_index(params_file: ParamsOption = None) -> None:
 
     counts = {family: len(names) for family, names in run(read_settings(params_file)).items()}
     out.print(f"track-index: {counts}", markup=False)
+
+
+@commands.command("salt")
+def salt_folder(
+    folder: Annotated[str, typer.Argument(help="the folder of private files, in the repository")],
+) -> None:
+    """Salt a folder of private inputs once (FOLDER/rucola-salt, random bytes of random
+    length), so that no hash git tracks of it (dvc.lock, its .dvc file, reports/inputs/)
+    can be recomputed from a guess of its files; then `dvc add FOLDER` and name the folder
+    in params. An existing salt is kept."""
+    from rucola.names import check_output_path, inside_repository
+    from rucola.salt import salt
+
+    normal = check_output_path(inside_repository(folder, "salt"), "FOLDER", "command line")
+    target, written = salt(normal)
+    verb = "salted" if written else "already salted"
+    out.print(f"salt: {normal} {verb} ({target.as_posix()}); `dvc add {normal}`", markup=False)

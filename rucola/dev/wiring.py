@@ -47,9 +47,38 @@ def item(path: str, comment: str = "", **flags: Any) -> Entry:
     return Entry(path, tuple(flags.items()), comment)
 
 
+# Every output says whether it is public or private (``meta: {access: ...}`` in dvc.yaml,
+# which DVC keeps and ignores): public outputs are git-tracked reports or the published
+# release, computed from the public form of rows only; private ones live in the DVC cache
+# and its (private) remote, never in git. tests/guarantees/test_guard_tracked_files.py
+# holds every git-tracked file to a public output and every private one to .gitignore.
+ACCESS = "access"
+PUBLIC, PRIVATE = "public", "private"
+
+
 def report(path: str, comment: str = "", **flags: Any) -> Entry:
-    """An output kept in git rather than the DVC cache (reports, plots, fingerprints)."""
-    return item(path, comment, cache=False, **flags)
+    """A public output kept in git rather than the DVC cache (reports, plots,
+    fingerprints): computed from what is public of a row only."""
+    return item(path, comment, cache=False, meta={ACCESS: PUBLIC}, **flags)
+
+
+def public(path: str, comment: str = "") -> Entry:
+    """A public output in the DVC cache (the release folders: published, not in git)."""
+    return item(path, comment, meta={ACCESS: PUBLIC})
+
+
+def private(path: str, comment: str = "") -> Entry:
+    """A private output: DVC cache and remote only, never in git (rows with hidden
+    labels, private reports, the gold)."""
+    return item(path, comment, meta={ACCESS: PRIVATE})
+
+
+def access(entry: Entry | str) -> str | None:
+    """An output's declared access (``public`` or ``private``), or None if undeclared."""
+    if isinstance(entry, str):
+        return None
+    meta = dict(entry.flags).get("meta")
+    return meta.get(ACCESS) if isinstance(meta, dict) else None
 
 
 Items = tuple[Entry | str, ...]
@@ -102,10 +131,27 @@ def code_deps(stage: Stage) -> list[str]:
     return sorted(files)
 
 
+def check_declared(stage: Stage) -> None:
+    """Every output of ``stage`` is declared public or private, and a git-tracked one
+    (``cache: false``) is public: git publishes what it tracks."""
+    for key in ("outs", "plots", "metrics"):
+        for entry in _entries(getattr(stage, key)):
+            if entry.path.startswith("#"):
+                continue
+            kind = access(entry)
+            if kind not in (PUBLIC, PRIVATE):
+                raise ValueError(
+                    f"{stage.name}: {key} {entry.path} is not declared public or private"
+                )
+            if kind == PRIVATE and dict(entry.flags).get("cache") is False:
+                raise ValueError(f"{stage.name}: private {entry.path} would be tracked by git")
+
+
 def data(stages: Iterable[Stage], plots: Items) -> dict[str, Any]:
     """What ``dvc.yaml`` holds, as DVC reads it (the test compares it with the file)."""
     out: dict[str, Any] = {}
     for stage in stages:
+        check_declared(stage)
         body: dict[str, Any] = {"cmd": stage.command}
         body["deps"] = _data(stage.deps) + code_deps(stage)
         for key in ("params", "outs", "plots", "metrics"):
@@ -146,6 +192,7 @@ CODE_NOTE = note("code: the files the command imports, directly or not (generate
 
 
 def _stage_lines(stage: Stage) -> list[str]:
+    check_declared(stage)
     lines = _comment_lines(stage.comment, "  ") if stage.comment else []
     lines.append(f"  {stage.name}:")
     indent = "    "

@@ -62,7 +62,10 @@ class Audit(Section):
     out: Output = _key(
         "data/interim/audit.parquet", "the review queue (private: hidden test labels)"
     )
-    report: Output = _key("reports/audit.json", "counts per kind and split only")
+    report: Output = _key("reports/audit.json", "counts per kind in train and validation")
+    private_report: Output = _key(
+        "reports/private/audit.json", "counts per kind and split, test included (private)"
+    )
     cross_split_duplicate: CrossSplitDuplicates = _key(CrossSplitDuplicates, "leakage")
     conflicting_duplicate: ConflictingDuplicates = _key(ConflictingDuplicates, "conflicts")
     likely_label_error: LabelErrors = _key(LabelErrors, "label errors")

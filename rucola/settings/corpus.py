@@ -84,7 +84,11 @@ class Extract(Section):
         "kept rows (annotate corpus reads them; screen ranks them first)",
     )
     rejected: Output = _key("data/interim/rejected/extract.parquet", "rows set aside, why")
-    report: Output = _key("reports/extract.json", "counts by reason and per source")
+    report: Output = _key("reports/extract.json", "counts by reason (public: git tracks it)")
+    private_report: Output = _key(
+        "reports/private/extract.json",
+        "per source shares and categories (private: they count future test rows)",
+    )
     marks: dict[str, Verdict] = _key(
         lambda: dict(DEFAULT_MARKS), "mark → `acceptable`, `unacceptable` or `exclude`"
     )
@@ -155,8 +159,6 @@ class Filter(Thresholds):
     out: Output = _key("data/interim/filtered.parquet", "kept rows (split reads them)")
     rejected: Output = _key("data/interim/rejected/filter.parquet", "rows set aside, why")
     report: Output = _key("reports/filter.json", "counts by reason")
-    plot: Output = _key("reports/plots/token_lengths.csv", "token length histogram data")
-    plot_png: Output = _key("reports/plots/token_lengths.png", "token length histogram")
     frequency: Frequency = _key(Frequency, "the frequency list")
     near_duplicates: NearDuplicates = _key(NearDuplicates, "MinHash LSH near-duplicates")
     reference: Inputs | None = _key(None, "parquet files whose rows rank first")
@@ -197,7 +199,17 @@ class Split(Section):
     rejected: Output = _key(
         "data/interim/rejected/split.parquet", "rows an erratum removed, with its reason"
     )
-    report: Output = _key("reports/split.json", "sizes and shares")
+    report: Output = _key(
+        "reports/split.json", "sizes and shares of train and validation, the test count"
+    )
+    private_report: Output = _key(
+        "reports/private/split.json", "per domain and split, test included (private)"
+    )
+    plot: Output = _key(
+        "reports/plots/token_lengths.csv",
+        "token length histogram data (train and validation per domain; test as one)",
+    )
+    plot_png: Output = _key("reports/plots/token_lengths.png", "token length histogram")
     seed: Seed = _key(42, "order of groups within a stratum")
     ratios: SplitRatios = _key(SplitRatios, "per domain")
     pin: Inputs = _key(list, "previous releases whose rows keep their split")
@@ -209,7 +221,13 @@ class Split(Section):
 
 
 class Validate(Section):
-    report: Output = _key("reports/validation.json", "every check (release needs it passed)")
+    report: Output = _key(
+        "reports/validation.json", "every check, passed or not (release needs it passed)"
+    )
+    private_report: Output = _key(
+        "reports/private/validation.json",
+        "every check with its failing rows and the data's SHA-256 (private)",
+    )
     docs: Output = _key("reports/validation_docs", "Great Expectations Data Docs")
     max_split_deviation: Share = _key(
         0.02, "split sizes vs ratios; at least 2 × the largest group / the rows checked"
@@ -240,6 +258,9 @@ class Release(Section):
         "env", "`env`: $RUCOLA_ANNOTATOR_KEY hashes annotator ids; `sample`: the sample's key"
     )
     report: Output = _key("reports/release.json", "rows read and released per config")
+    private_report: Output = _key(
+        "reports/private/release.json", "the private files' rows and the data's SHA-256"
+    )
     pretty_name: Text = _key("RuCoLA: Russian Corpus of Linguistic Acceptability", "card title")
     license: Text = _key("apache-2.0", "card licence")
 

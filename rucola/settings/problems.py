@@ -40,6 +40,10 @@ REMOVED_KEYS: dict[str, str] = {
     "release.annotation_report": f"release reads annotate.report {_MOVE}",
     "release.votes": f"release reads annotate.votes_out {_MOVE}",
     "screen.reference": "screen's reference is always extract.out",
+    "filter.plot": "the token-length plot is drawn after the split, from public rows only: "
+    "split.plot",
+    "filter.plot_png": "the token-length plot is drawn after the split, from public rows "
+    "only: split.plot_png",
 }
 
 

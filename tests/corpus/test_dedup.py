@@ -187,6 +187,9 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
         out=str(tmp_path / "s.parquet"),
         rejected=str(tmp_path / "s_rejected.parquet"),
         report=str(tmp_path / "s.json"),
+        private_report=str(tmp_path / "s_private.json"),
+        plot=str(tmp_path / "s_lengths.csv"),
+        plot_png=str(tmp_path / "s_lengths.png"),
     )
     run_split(split, filtered.out)
     result = pq.read_table(tmp_path / "s.parquet").to_pandas().set_index("sentence")

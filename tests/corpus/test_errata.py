@@ -18,6 +18,7 @@ from errata_rows import split_input, write_errata, write_project
 from rucola.corpus.errata import ErrataOptions, read_errata, summary_line
 from rucola.corpus.measure import tokenize
 from rucola.corpus.split import run_split
+from rucola.errors import RucolaError
 from rucola.params import load_settings
 
 
@@ -144,8 +145,11 @@ def test_ids_splits_and_bytes_do_not_depend_on_anything_but_the_inputs(tmp_path)
         first = (tmp_path / "a/out" / name).read_bytes()
         assert first == (tmp_path / "b/out" / name).read_bytes(), name
     # the sources are the errata files' paths: a byte-identical build names the same files
-    report = json.loads((tmp_path / "a/out/split.json").read_text())
+    report = json.loads((tmp_path / "a/reports/private/split.json").read_text())
     assert report["errata"]["errata"] == len(GOOD)
+    public = json.loads((tmp_path / "a/out/split.json").read_text())  # git: no test errata
+    assert public["errata"]["errata"] == len([e for e in GOOD if not e.startswith("test,")])
+    assert "test" not in public["errata"]
 
 
 def test_the_report_counts_errata_by_field_but_test_rows_only_by_number(tmp_path):
@@ -184,16 +188,17 @@ def test_old_is_checked_and_an_equal_old_is_accepted(tmp_path):
     assert [e.line for e in errata] == [2, 3, 4, 5, 6]
 
 
-def test_columns_may_come_in_any_order_and_a_quoted_cell_spans_lines(tmp_path):
+def test_columns_may_come_in_any_order(tmp_path):
     write_errata(
         tmp_path / "errata.csv",
-        'a reason,"Кот\nспит на диване.",sentence,0,in_domain,train',
+        'a reason,"Кот, спит на диване.",sentence,0,in_domain,train',
+        "",  # an empty line is skipped, and the next erratum keeps its own line
         "second,1,label,1,in_domain,train",
         header="reason,new,field,id,domain,split",
     )
     errata = read_errata(ErrataOptions(paths=(str(tmp_path / "errata.csv"),)))
     assert [(e.line, e.field, e.new) for e in errata] == [
-        (2, "sentence", "Кот спит на диване."),
+        (2, "sentence", "Кот, спит на диване."),
         (4, "label", 1),
     ]
 
@@ -203,3 +208,27 @@ def test_a_corrected_sentence_is_stored_as_extraction_stores_text(tmp_path, norm
     write_errata(tmp_path / "e.csv", "test,,0,sentence,  Дети  играют. ,spacing")
     (erratum,) = read_errata(ErrataOptions(paths=(str(tmp_path / "e.csv"),), normalize=normalize))
     assert erratum.new == ("Дети играют." if normalize else "  Дети  играют. ")
+
+
+def test_a_quoted_cell_spanning_lines_is_refused(tmp_path):
+    """A cell is one line: a line break inside quotes is how an unterminated quote takes the
+    lines after it into its cell (errata from ``rucola audit import`` never hold one)."""
+    write_errata(
+        tmp_path / "errata.csv",
+        'train,in_domain,0,sentence,"Кот\nспит на диване.",a reason',
+        "train,in_domain,1,label,1,second",
+    )
+    with pytest.raises(RucolaError) as error:
+        read_errata(ErrataOptions(paths=(str(tmp_path / "errata.csv"),)))
+    assert (error.value.line, error.value.path) == (2, str(tmp_path / "errata.csv"))
+    assert "runs from line 2 to line 3" in error.value.message
+
+
+@pytest.mark.parametrize("char", ["\x0b", "\x0c", "\u2028", "\t"])
+def test_a_sentence_kept_as_written_holds_no_control_character(tmp_path, char):
+    """With ``extract.normalize: false`` the corrected text is stored as written: a
+    vertical tab or a line separator went into the release as it was."""
+    write_errata(tmp_path / "e.csv", f"test,,0,sentence,Дети{char}играют.,spacing")
+    with pytest.raises(RucolaError, match="'new' cell holds U\\+") as error:
+        read_errata(ErrataOptions(paths=(str(tmp_path / "e.csv"),), normalize=False))
+    assert error.value.line == 2

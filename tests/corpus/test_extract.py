@@ -77,7 +77,10 @@ def test_sheet_labels_duplicates_conflicts_and_counts(run_cli, tmp_path):
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["read"] == 8 == report["kept"] + sum(report["set_aside"].values())
     assert report["lines_read"] == 7 and report["variants_added"] == 1
-    assert report["per_source"]["BookA"] == {
+    assert "per_source" not in report and "acceptable_share" not in report  # git tracks it
+    # beside --out: the private report, with what labels, sources and categories say
+    private = json.loads((tmp_path / "extract.json").read_text())
+    assert private["per_source"]["BookA"] == {
         "sentences": 2,
         "acceptable_share": 0.5,
         "error_type_shares": {"Morphology": 1.0},

@@ -49,7 +49,7 @@ def test_an_m2_file_gives_learner_pairs_grouped_and_counted(run_cli, tmp_path):
     rejected = pq.read_table(tmp_path / "rejected.parquet").to_pandas()
     assert rejected["reason"].tolist() == ["annotators_disagree", "annotators_disagree"]
     assert set(rejected["sentence"]) == {"Я очень скучаю по вас, дорогие друзья."}
-    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    report = json.loads((tmp_path / "extract.json").read_text(encoding="utf-8"))  # private
     assert report["read"] == report["kept"] + sum(report["set_aside"].values()) == 8
     assert report["set_aside"] == {"annotators_disagree": 2}
     learner = report["learner"]
@@ -67,7 +67,7 @@ def test_judgment_files_and_an_m2_file_side_by_side(run_cli, tmp_path):
     assert code == 0, stderr
     out = pd.read_parquet(tmp_path / "out.parquet")
     assert out["domain"].value_counts().to_dict() == {"learner": 6, "in_domain": 1}
-    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    report = json.loads((tmp_path / "extract.json").read_text(encoding="utf-8"))  # private
     assert "learner" in report
 
 
@@ -75,7 +75,7 @@ def test_no_learner_section_without_m2_sources(run_cli, tmp_path):
     sheet = write(tmp_path / "in" / "sheet.tsv", "sentence\nМальчик читает книгу.\n")
     code, _, stderr = run_extract(run_cli, tmp_path, sheet)
     assert code == 0, stderr
-    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    report = json.loads((tmp_path / "extract.json").read_text(encoding="utf-8"))  # private
     assert "learner" not in report
 
 

@@ -30,6 +30,7 @@ def test_one_column_per_domain_and_every_length_between():
         "in_domain",
         "out_of_domain",
         "learner",
+        "test",
         "unlabelled",
     ]
     assert table["n_tokens"].tolist() == [4, 5, 6, 7, 8, 9]  # 7 and 8: no row, zeros
@@ -66,4 +67,4 @@ def test_same_rows_same_bytes(tmp_path: Path):
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
     png = (tmp_path / "a.png").read_bytes()
     assert png.startswith(b"\x89PNG") and b"Software" not in png
-    assert pd.read_csv(io.BytesIO((tmp_path / "a.csv").read_bytes())).shape == (6, 5)
+    assert pd.read_csv(io.BytesIO((tmp_path / "a.csv").read_bytes())).shape == (6, 6)

@@ -10,7 +10,7 @@ from corpora import corpus
 
 from rucola.corpus.split import assign_splits, run_split, summary_lines
 from rucola.errors import RucolaError
-from rucola.io import write_parquet
+from rucola.io import file_sha256, write_parquet
 from rucola.params import with_overrides
 from rucola.settings import Split
 
@@ -22,6 +22,9 @@ def split_params(tmp_path, **changes) -> tuple[Split, str]:
         out=str(tmp_path / "out.parquet"),
         rejected=str(tmp_path / "rejected.parquet"),
         report=str(tmp_path / "split.json"),
+        private_report=str(tmp_path / "private_split.json"),
+        plot=str(tmp_path / "token_lengths.csv"),
+        plot_png=str(tmp_path / "token_lengths.png"),
         **changes,
     )
     return settings, str(tmp_path / "in.parquet")
@@ -46,7 +49,14 @@ def test_ratios_balance_and_groups(tmp_path):
     assert abs(sizes["validation"] - 100) <= 2  # within one unit per label
     assert (out.groupby("group")["split"].nunique() == 1).all()
     assert report["domains"]["in_domain"]["splits"]["train"]["rows"] == shares["train"] * 1000
-    assert json.loads((tmp_path / "split.json").read_text()) == report
+    private = json.loads((tmp_path / "private_split.json").read_text())
+    assert private.pop("data_sha256") == file_sha256(tmp_path / "out.parquet")
+    assert private == report
+    public = json.loads((tmp_path / "split.json").read_text())  # what git tracks
+    assert public["test"] == {"rows": int((out["split"] == "test").sum()), "configs": {
+        "default": int((out["split"] == "test").sum())}}  # fmt: skip
+    for domain in public["domains"].values():
+        assert set(domain) == {"splits"} and set(domain["splits"]) == {"train", "validation"}
 
 
 def test_ids_are_sequential_per_split_and_deterministic(tmp_path):

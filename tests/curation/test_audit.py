@@ -13,6 +13,7 @@ from audit_frames import corpus, write
 from rucola.curation.audit import run_audit, summary_lines
 from rucola.curation.categories import category_mismatches, rule_findings
 from rucola.curation.queue import KINDS, QUEUE_SCHEMA, read_queue, sort_queue
+from rucola.io import file_sha256
 from rucola.settings import Audit, LabelErrors, Params
 
 FLIPS = [0, 5, 11, 23, 42]
@@ -25,6 +26,7 @@ def settings(tmp_path, **sections) -> Audit:
         {
             "out": str(tmp_path / "audit.parquet"),
             "report": str(tmp_path / "audit.json"),
+            "private_report": str(tmp_path / "private_audit.json"),
             "cross_split_duplicate": exact,
         }
         | sections
@@ -44,7 +46,12 @@ def test_the_stage_writes_the_queue_and_counts_per_kind_and_split(tmp_path, spli
     assert table.schema == QUEUE_SCHEMA
     queue = table.to_pandas()
     assert report["read"] == 201 and report["queue"] == len(queue)
-    assert json.loads((tmp_path / "audit.json").read_text()) == report
+    private = json.loads((tmp_path / "private_audit.json").read_text())
+    assert private.pop("data_sha256") == file_sha256(tmp_path / "audit.parquet")
+    assert private == report
+    public = json.loads((tmp_path / "audit.json").read_text())
+    assert set(public) == {"read", "kinds", "params"}
+    assert all(set(counts) == {"train", "validation"} for counts in public["kinds"].values())
     for kind in KINDS:
         counts = queue[queue["kind"] == kind]["split"].value_counts().to_dict()
         assert report["kinds"][kind] == {

@@ -48,7 +48,7 @@ def test_the_review_round_trips_through_a_real_label_studio(label_studio, tmp_pa
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "round trip passed" in result.stdout
-    with open(work / "errata.csv", newline="", encoding="utf-8") as handle:
+    with open(work / "errata/review.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[0] == ["split", "domain", "id", "field", "new", "reason", "old"]
     assert sorted(r[3] for r in rows[1:]) == ["error_type", "label", "remove", "sentence"]

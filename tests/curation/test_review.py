@@ -240,3 +240,23 @@ def test_an_unlabelled_test_row_cannot_be_relabelled():
     task = ReviewTask("test", None, 9, "Тест.", -1, None, (a("1", "relabel", "Syntax"),))
     outcome = decide(task)
     assert outcome.status == "undecided" and "no label to flip" in outcome.why
+
+
+def test_a_decision_the_split_would_refuse_is_undecided():
+    """What ``corpus.errata`` refuses is never an erratum: a relabel to 0 that keeps the
+    row's category (an error_type erratum that changes nothing), a corrected text with a
+    bidi override, a reason with a terminal escape."""
+    keeps = decide(row(1, "Syntax", a("1", "relabel", "Syntax")))
+    assert keeps.status == "undecided" and not keeps.errata
+    assert keeps.why.startswith("relabel by 1 of 1, but the row already has category Syntax")
+    bidi = decide(row(1, None, a("1", "fix text", text="Он \u202eспит.")))
+    assert bidi.status == "undecided" and not bidi.errata
+    assert bidi.why == (
+        "fix text by 1 of 1, but the corrected text holds U+202E RIGHT-TO-LEFT OVERRIDE"
+    )
+    escape = decide(row(1, None, a("1", "remove", comment="\x1b[2Jgone")))
+    assert escape.status == "undecided" and "holds U+001B ESC" in escape.why
+    # the same decisions without those characters are errata
+    assert decide(row(1, "Syntax", a("1", "relabel", "Morphology"))).status == "erratum"
+    assert decide(row(1, None, a("1", "fix text", text="Он спит!"))).status == "erratum"
+    assert decide(row(1, None, a("1", "remove", comment="gone"))).status == "erratum"

@@ -5,13 +5,33 @@ from __future__ import annotations
 import csv
 import json
 import random
+from pathlib import Path
+from typing import Any
 
-from review_cases import annotation, data, task, write_export
+import pytest
+from review_cases import annotation, data, task, write_export, write_queue
 
 from rucola.curation.review_answers import read_review
 from rucola.settings import Params
 
 ERRATA_HEADER = "split,domain,id,field,new,reason,old\n"
+QUEUE_FILE = "data/interim/audit.parquet"  # audit.out by default
+
+
+def queue_row(task_data: dict[str, Any], kind: str = "likely_label_error") -> tuple:
+    """The audit queue's row a task was exported from."""
+    d = task_data
+    return (kind, d["split"], d["domain"], d["id"], d["sentence"], d["label"],
+            d["error_type"], 0.5, "P(label 1) = 0.5", None)  # fmt: skip
+
+
+def write_review(folder: Path, tasks: list[dict], queued: list[dict] | None = None) -> Path:
+    """The export (``export.json``) and the audit queue it came from, at ``audit.out``: a
+    row per task as exported, or one per task data of ``queued``."""
+    rows = [queue_row(d) for d in (queued if queued is not None else [t["data"] for t in tasks])]
+    (folder / QUEUE_FILE).parent.mkdir(parents=True, exist_ok=True)
+    write_queue(folder / QUEUE_FILE, rows)
+    return write_export(folder / "export.json", tasks)
 
 
 def review_export() -> list[dict]:
@@ -60,7 +80,7 @@ def read_rows(path) -> list[list[str]]:
 
 
 def test_decisions_become_errata_and_ties_are_listed(run_cli, tmp_path):
-    write_export(tmp_path / "export.json", review_export())
+    write_review(tmp_path, review_export())
     code, stdout, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
                                    "--undecided", "undecided.csv", cwd=tmp_path)  # fmt: skip
     assert code == 0, stderr
@@ -78,27 +98,45 @@ def test_decisions_become_errata_and_ties_are_listed(run_cli, tmp_path):
         "5 errata rows -> errata.csv",
         "undecided train/in_domain/12: a tie: keep 1, remove 1",
         "undecided tasks -> undecided.csv",
-        "next: name errata.csv in extract.errata and `dvc add` it (never git: it may name test "
-        "rows)",
+        "next: move errata.csv into a folder of errata, `rucola salt` it, name the folder in "
+        "extract.errata and `dvc add` it (never git: it may name test rows)",
     ]
+
+
+def test_errata_written_into_a_folder_salt_it_once(run_cli, tmp_path):
+    """Issue 32, 2: the folder of an errata file is salted, so that its hash in dvc.lock or
+    a .dvc file cannot be recomputed from a guess of the file; a second import keeps the
+    salt (a new one would change every hash for nothing)."""
+    write_review(tmp_path, review_export())
+    code, stdout, stderr = run_cli("audit", "import", "export.json", "--out",
+                                   "errata/review.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 0, stderr
+    salt = tmp_path / "errata/rucola-salt"
+    first = salt.read_bytes()
+    assert len(first) >= 32 and "salted errata" in stdout
+    assert "next: name errata (salted) in extract.errata" in stdout
+    code, stdout, stderr = run_cli("audit", "import", "export.json", "--out",
+                                   "errata/review.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 0, stderr
+    assert salt.read_bytes() == first and "salted" not in stdout.split("next:")[0]
 
 
 def test_the_same_answers_in_any_order_give_the_same_bytes(run_cli, tmp_path):
     tasks = review_export()
-    write_export(tmp_path / "export.json", tasks)
+    write_review(tmp_path, tasks)
     assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
     first = (tmp_path / "errata.csv").read_bytes()
     shuffled = [dict(t, annotations=random.Random(1).sample(t["annotations"],
                                                             len(t["annotations"])))
                 for t in random.Random(0).sample(tasks, len(tasks))]  # fmt: skip
-    write_export(tmp_path / "export.json", shuffled)
+    write_review(tmp_path, shuffled)
     assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
     assert (tmp_path / "errata.csv").read_bytes() == first
     assert first.decode("utf-8").startswith(ERRATA_HEADER)
 
 
 def test_a_keep_everywhere_writes_an_empty_errata_file(run_cli, tmp_path):
-    write_export(tmp_path / "export.json", [task(data(), annotation(2, "keep"))])
+    write_review(tmp_path, [task(data(), annotation(2, "keep"))])
     code, stdout, _ = run_cli("audit", "import", "export.json", "--out", "errata.csv",
                               cwd=tmp_path)  # fmt: skip
     assert code == 0
@@ -107,7 +145,7 @@ def test_a_keep_everywhere_writes_an_empty_errata_file(run_cli, tmp_path):
 
 
 def test_an_export_without_answers_is_refused(run_cli, tmp_path):
-    write_export(tmp_path / "export.json", [task(data()), task(data(id=4), id=2)])
+    write_review(tmp_path, [task(data()), task(data(id=4), id=2)])
     code, _, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
                               cwd=tmp_path)  # fmt: skip
     assert code == 1 and "no answers" in stderr
@@ -115,7 +153,7 @@ def test_an_export_without_answers_is_refused(run_cli, tmp_path):
 
 
 def test_the_undecided_list_cannot_be_the_errata_file(run_cli, tmp_path):
-    write_export(tmp_path / "export.json", review_export())
+    write_review(tmp_path, review_export())
     code, _, stderr = run_cli("audit", "import", "export.json", "--out", "e.csv", "--undecided",
                               "e.csv", cwd=tmp_path)  # fmt: skip
     assert code == 1 and "--undecided names the errata file itself" in stderr
@@ -125,7 +163,7 @@ def test_the_params_categories_are_the_ones_accepted(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
         "validate:\n  error_types: [Syntax, Semantics, Grammar]\n", encoding="utf-8"
     )
-    write_export(tmp_path / "export.json",
+    write_review(tmp_path,
                  [task(data(label=0, error_type="Syntax"),
                        annotation(2, "change category", "Grammar"))])  # fmt: skip
     code, _, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
@@ -180,7 +218,7 @@ def test_the_errata_file_is_what_the_split_stage_reads(run_cli, tmp_path):
     """The file passes the errata reader of the split stage (``corpus.errata``) line by line."""
     from rucola.corpus.errata import ErrataOptions, read_errata_file
 
-    write_export(tmp_path / "export.json", review_export())
+    write_review(tmp_path, review_export())
     assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
     errata = read_errata_file(str(tmp_path / "errata.csv"), ErrataOptions())
     assert [(e.split, e.domain, e.id, e.field, e.new, e.old, e.line) for e in errata] == [
@@ -191,3 +229,152 @@ def test_the_errata_file_is_what_the_split_stage_reads(run_cli, tmp_path):
          "Он пошёл в магазин ,", 5),
         ("test", "in_domain", 7, "remove", None, "Мальчик спит.", 6),
     ]  # fmt: skip
+
+
+# -- errata the build would refuse are undecided, never written ---------------------------
+
+
+def test_a_decision_on_a_row_the_queue_does_not_hold_is_undecided(run_cli, tmp_path):
+    """An unknown id (a task the audit queue never held) and a row that changed since the
+    export (the erratum would be stale) are undecided; the queue is ``audit.out`` or
+    ``--queue``."""
+    tasks = review_export()
+    queued = [dict(t["data"]) for t in tasks if t["data"]["id"] != 3]  # train/in_domain/3 gone
+    queued[0]["sentence"] = "Он пошёл в магазин."  # validation/out_of_domain/0, fixed since
+    queued[1]["domain"] = "out_of_domain"  # test/in_domain/7 is another test row 7 now
+    write_review(tmp_path, tasks, queued)
+    code, stdout, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                                   "--undecided", "undecided.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 0, stderr
+    assert read_rows(tmp_path / "errata.csv")[1:] == [EXPECTED[2]]  # only train/in_domain/20
+    assert stdout.splitlines()[2:-2] == [
+        "undecided train/in_domain/3: relabel by 2 of 3, but unknown id: train/in_domain/3 is "
+        f"not a row of the audit queue {QUEUE_FILE}",
+        "undecided train/in_domain/12: a tie: keep 1, remove 1",
+        "undecided validation/out_of_domain/0: fix text by 2 of 3, but the row changed since "
+        "the export: its sentence is 'Он пошёл в магазин.' in the audit queue "
+        f"{QUEUE_FILE}, 'Он пошёл в магазин ,' in the export (the erratum would be stale)",
+        "undecided test/in_domain/7: remove by 2 of 2, but the row changed since the export: "
+        f"its domain is 'out_of_domain' in the audit queue {QUEUE_FILE}, 'in_domain' in the "
+        "export (the erratum would be stale)",
+    ]
+    assert len(read_rows(tmp_path / "undecided.csv")) == 1 + 4
+    # --queue names the queue the tasks came from instead
+    write_queue(tmp_path / "mine.parquet", [queue_row(t["data"]) for t in tasks])
+    code, stdout, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                                   "--queue", "mine.parquet", cwd=tmp_path)  # fmt: skip
+    assert code == 0, stderr
+    assert read_rows(tmp_path / "errata.csv")[1:] == EXPECTED
+
+
+SENTENCE = "Мальчик спит."  # data()'s
+# (the task's data, its one answer, what the undecided line says after "<decision> by 1 of 1")
+REFUSED = {
+    "NUL": (data(), ("fix text", None, "Мальчик\x00 спит!"), "the corrected text holds U+0000 NUL"),
+    "a terminal escape": (data(), ("fix text", None, "Мальчик \x1b[31mспит!"),
+                          "the corrected text holds U+001B ESC"),
+    "a C1 escape": (data(), ("fix text", None, "Мальчик \x9b31mспит!"),
+                    "the corrected text holds U+009B C1 control"),
+    "an information separator": (data(), ("fix text", None, "Мальчик\x1fспит!"),
+                                 "the corrected text holds U+001F US"),
+    **{f"U+{ord(c):04X}": (data(), ("fix text", None, f"Мальчик {c}спит!"),
+                           f"the corrected text holds U+{ord(c):04X} ")
+       for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"},
+    "a comment with a terminal escape": (
+        data(), ("remove", None, None, "see \x1b]8;;http://x\x07here"),
+        "the reason (the deciding reviewers' comments) holds U+001B ESC, U+0007 BEL"),
+    "a text of invisible characters only": (data(), ("fix text", None, "\u200b\u2060"),
+                                            "no corrected text was written"),
+    "a relabel to 0 keeping the row's category": (
+        data(label=1, error_type="Syntax"), ("relabel", "Syntax"),
+        "the row already has category Syntax, and the split takes neither an error_type "
+        "erratum that changes nothing nor a relabel to 0 without one"),
+}  # fmt: skip
+
+
+def _answer(decision: str, category=None, text=None, comment=None) -> dict:
+    return annotation(2, decision, category, text, comment)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_an_erratum_the_build_would_refuse_is_undecided(run_cli, tmp_path, case):
+    """Exit 0, no erratum written, the task listed undecided with why (each case is one
+    ``corpus.errata`` refuses: see the test below)."""
+    task_data, answer, why = REFUSED[case]
+    write_review(tmp_path, [task(task_data, _answer(*answer))])
+    code, stdout, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                                   cwd=tmp_path)  # fmt: skip
+    assert code == 0, stderr
+    assert (tmp_path / "errata.csv").read_text(encoding="utf-8") == ERRATA_HEADER
+    [line] = [x for x in stdout.splitlines() if x.startswith("undecided ")]
+    assert line.startswith(f"undecided train/in_domain/3: {answer[0]} by 1 of 1, but "), line
+    assert why in line
+
+
+def test_a_text_that_is_the_sentence_once_normalised_changes_nothing(run_cli, tmp_path):
+    """The split normalises the corrected text (NFC, invisible characters dropped) and
+    refuses an erratum that changes nothing: decided, without an erratum."""
+    for text in ("Мальчик\u200b спит.", "\ufeffМальчик спит.", "Мальчик\u00ad спит."):
+        write_review(tmp_path, [task(data(sentence=SENTENCE), _answer("fix text", None, text))])
+        code, stdout, stderr = run_cli("audit", "import", "export.json", "--out", "errata.csv",
+                                       cwd=tmp_path)  # fmt: skip
+        assert code == 0, stderr
+        assert read_rows(tmp_path / "errata.csv")[1:] == [], text
+        assert "1 decided without a change" in stdout
+
+
+def _split_rows(tasks: list[dict]) -> Any:
+    """The rows the tasks were exported from as the split stage holds them (published)."""
+    import pandas as pd
+
+    columns = ["split", "domain", "id", "sentence", "label", "error_type"]
+    frame = pd.DataFrame([{c: t["data"][c] for c in columns} for t in tasks])
+    frame["pinned_split"] = frame["split"]
+    return frame
+
+
+def _apply(path: Path, tasks: list[dict]) -> Any:
+    """What the split stage does with an errata file: read it, check and apply it."""
+    from rucola.corpus.errata import ErrataOptions, apply_errata, read_errata_file
+
+    options = ErrataOptions(paths=(str(path),))
+    return apply_errata(_split_rows(tasks), read_errata_file(str(path), options), set(), options)
+
+
+def test_every_erratum_import_writes_the_split_applies(run_cli, tmp_path):
+    tasks = review_export()
+    write_review(tmp_path, tasks)
+    assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
+    applied = _apply(tmp_path / "errata.csv", tasks)
+    assert applied.report["errata"] == len(EXPECTED)
+
+
+@pytest.mark.parametrize("case", sorted(set(REFUSED) - {"a comment with a terminal escape"}))
+def test_what_import_leaves_undecided_the_split_refuses(tmp_path, case):
+    """The erratum the import would have written for each case of ``REFUSED`` (the text as
+    the reviewer typed it) is one the split stage refuses: the import mirrors its rules."""
+    from rucola.errors import RucolaError
+
+    task_data, answer, _ = REFUSED[case]
+    reason = "review: x by 1 of 1"
+    if answer[0] == "fix text":
+        lines = [["sentence", answer[2], SENTENCE]]
+    else:  # the relabel to 0 with the category the row has
+        lines = [["label", "0", "1"], ["error_type", answer[1], task_data["error_type"]]]
+    with open(tmp_path / "errata.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["split", "domain", "id", "field", "new", "reason", "old"])
+        writer.writerows(["train", "in_domain", "3", f, new, reason, old] for f, new, old in lines)
+    with pytest.raises(RucolaError):
+        _apply(tmp_path / "errata.csv", [task(task_data)])
+
+
+@pytest.mark.parametrize("text", ["Мальчик\u200b спит.", "\ufeffМальчик спит."])
+def test_the_split_refuses_a_text_that_is_the_sentence_once_normalised(tmp_path, text):
+    from rucola.errors import RucolaError
+
+    (tmp_path / "errata.csv").write_text(
+        f"{ERRATA_HEADER}train,in_domain,3,sentence,{text},r,{SENTENCE}\n", encoding="utf-8"
+    )
+    with pytest.raises(RucolaError, match="changes nothing"):
+        _apply(tmp_path / "errata.csv", [task(data())])

@@ -37,7 +37,11 @@ SPLITS = {"train", "validation", "test"}
 
 
 def audit_settings(folder: Path) -> Audit:
-    return Audit(out=str(folder / "audit.parquet"), report=str(folder / "audit.json"))
+    return Audit(
+        out=str(folder / "audit.parquet"),
+        report=str(folder / "audit.json"),
+        private_report=str(folder / "private_audit.json"),
+    )
 
 
 @pytest.fixture
@@ -60,6 +64,9 @@ def test_the_public_report_holds_counts_only_even_with_labelled_test_rows(tmp_pa
         "enabled", "folds", "features", "seed", "C", "near_duplicates", "near_duplicate_threshold"
     }  # fmt: skip
     text = (tmp_path / "audit.json").read_text(encoding="utf-8")
+    public = json.loads(text)  # what git tracks: nothing of the test split
+    assert set(public) == {"read", "kinds", "params"}
+    assert all(set(counts) == {"train", "validation"} for counts in public["kinds"].values())
     rows = pq.read_table(split_rows).to_pandas()
     words = {w.strip(".") for s in rows["sentence"] for w in s.split()}
     for needle in [*words, "in_domain", "Syntax", "Semantics", "Morphology", "gT", "номер"]:
@@ -77,6 +84,23 @@ def test_the_report_does_not_change_when_test_ids_are_shuffled(tmp_path, split_r
     run_audit(audit_settings(tmp_path / "b"), Params(), str(shuffled))
     first, second = (tmp_path / "a/audit.json", tmp_path / "b/audit.json")
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_the_report_does_not_change_when_what_test_rows_hide_changes(tmp_path, split_rows):
+    """Issue 32: flip every test label, swap categories and domains of test rows: the
+    public report (train and validation counts from a model that never saw a test label)
+    keeps its bytes, while the private one changes."""
+    run_audit(audit_settings(tmp_path / "a"), Params(), str(split_rows))
+    rows = pq.read_table(split_rows).to_pandas()
+    test = rows.index[rows["split"] == "test"]
+    rows.loc[test, "label"] = 1 - rows.loc[test, "label"]
+    rows.loc[test, "error_type"] = [None if y else "Semantics" for y in rows.loc[test, "label"]]
+    rows.loc[test, "domain"] = "out_of_domain"
+    changed = write(rows, tmp_path / "changed.parquet")
+    run_audit(audit_settings(tmp_path / "b"), Params(), str(changed))
+    for name, same in (("audit.json", True), ("private_audit.json", False)):
+        first, second = (tmp_path / "a" / name, tmp_path / "b" / name)
+        assert (first.read_bytes() == second.read_bytes()) is same, name
 
 
 def test_the_queue_is_the_same_bytes_every_run(tmp_path, split_rows):
@@ -106,7 +130,15 @@ from rucola.curation.audit import run_audit
 from rucola.settings import Audit, Params
 
 folder, source = sys.argv[1], sys.argv[2]
-run_audit(Audit(out=f"{folder}/audit.parquet", report=f"{folder}/audit.json"), Params(), source)
+run_audit(
+    Audit(
+        out=f"{folder}/audit.parquet",
+        report=f"{folder}/audit.json",
+        private_report=f"{folder}/private_audit.json",
+    ),
+    Params(),
+    source,
+)
 """
 )
 

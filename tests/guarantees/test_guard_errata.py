@@ -122,6 +122,39 @@ CASES = [
     ("changes nothing", HEADER, ["train,in_domain,3,error_type,Syntax,x"], 2, "changes nothing"),
     ("more cells", HEADER, ["train,in_domain,1,label,1,x,y"], 2, "more cells"),
     ("fewer cells", HEADER, ["train,in_domain,1,label"], 2, "fewer cells"),
+    # an unterminated quote took the errata after it into a reason (exit 0), and the reason
+    # into the public changelog: the CSV is read strictly, and a cell is one line
+    (
+        "a quote never closed",
+        HEADER,
+        [
+            'train,in_domain,1,label,1,"user report',
+            "train,in_domain,0,label,0,typo",
+            "train,in_domain,0,error_type,Syntax,typo",
+        ],
+        2,
+        "never closed",
+    ),
+    (
+        "a quote closed lines later by a stray quote",
+        HEADER,
+        [
+            'train,in_domain,1,label,1,"user report',
+            "train,in_domain,0,label,0,typo",
+            'train,in_domain,0,error_type,Syntax,a typo"',
+        ],
+        2,
+        "runs from line 2 to line 4",
+    ),
+    ("text after a closing quote", HEADER, ['train,in_domain,1,label,1,"user" report'], 2, "quot"),
+    # one cell beyond the csv module's field size limit was a _csv.Error traceback
+    (
+        "a cell beyond the field limit",
+        HEADER,
+        ["train,in_domain,1,label,1," + "x" * 131073],
+        2,
+        "longer than 131072",
+    ),
 ]
 
 
@@ -196,3 +229,54 @@ def test_the_good_errata_apply_after_every_refusal(run_cli, project):
     code, stdout, stderr = run_cli("split", cwd=project)
     assert code == 0, stderr
     assert "split: errata: 2 applied from 1 file (train: label 1, error_type 1" in stdout
+
+
+# Each reached the diff and the public changelog raw from a reason: ESC and the C1 CSI start
+# terminal escapes, the bidi controls reorder what a reader sees.
+REFUSED_CHARACTERS = {
+    "ESC": "\x1b[31mred\x1b[0m",
+    "C1 control": "\x9b31m",
+    "DEL": "del\x7f",
+    "HT": "a\tb",
+    "RIGHT-TO-LEFT OVERRIDE": "\u202eodaraP",
+    "LEFT-TO-RIGHT EMBEDDING": "\u202aembedded\u202c",
+    "RIGHT-TO-LEFT ISOLATE": "\u2067isolated\u2069",
+    "RIGHT-TO-LEFT MARK": "mark\u200f",
+    "ARABIC LETTER MARK": "mark\u061c",
+    "LINE SEPARATOR": "one\u2028two",
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED_CHARACTERS))
+def test_a_control_or_bidi_character_in_a_reason_is_refused(run_cli, project, name):
+    write_errata(project / "errata.csv", f"train,in_domain,1,label,1,{REFUSED_CHARACTERS[name]}")
+    line = refused(run_cli, project, "errata.csv:2:", "'reason' cell", name)
+    assert line.isprintable() and line.isascii()  # the message names it, never prints it
+
+
+@pytest.mark.parametrize(
+    ("header", "cells", "named"),
+    [
+        (OLD, "train,in_domain,1,label,1,user report,0\x1b[2J", "'old' cell"),
+        (HEADER, "train,in_domain,3,error_type,Syntax\u202e,x", "'new' cell"),
+        (HEADER + ",old\x1b", "train,in_domain,1,label,1,x,0", "header cell 7"),
+    ],
+)
+def test_a_control_character_in_any_cell_is_refused(run_cli, project, header, cells, named):
+    write_errata(project / "errata.csv", cells, header=header)
+    line_number = 1 if named.startswith("header") else 2
+    line = refused(run_cli, project, f"errata.csv:{line_number}:", named)
+    assert line.isprintable() and line.isascii()
+
+
+def test_an_untracked_link_to_a_tracked_errata_file_is_refused(run_cli, project):
+    """A symbolic link git does not track, pointing at a file git does, was read without a
+    word: the file read is the one refused."""
+    write_errata(project / "private/tracked.csv", "train,in_domain,1,label,1,user report")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "private/tracked.csv"], cwd=project, check=True)
+    (project / "errata.csv").symlink_to("private/tracked.csv")
+    line = refused(run_cli, project, "errata.csv", "committed to git", "tracked.csv")
+    assert "git rm --cached" in line
+    subprocess.run(["git", "rm", "-q", "--cached", "private/tracked.csv"], cwd=project, check=True)
+    assert run_cli("split", cwd=project)[0] == 0  # untracked, the link's file applies

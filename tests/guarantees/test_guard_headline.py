@@ -1,10 +1,11 @@
-"""Guarantee: the headline metrics tell no more than the dataset card (issue 24, 3).
+"""Guarantee: the headline metrics, the split's report and its plot tell no more than the
+dataset card (issue 24, 3; issue 32).
 
 ``reports/metrics.json`` is tracked by git and shown by ``dvc metrics show`` and ``dvc exp
-show`` wherever experiments are compared, while the split report it is read from knows
-each domain's test rows, their labels, categories and sources. Whatever the hidden test
-rows hide, the headline's bytes stay the same: which domain a RuCoLA test row is in, any
-test label or category, whether the maintainer holds the gold at all.
+show`` wherever experiments are compared; it is drawn from ``reports/split.json``, tracked by
+git too, like the token-length plot. Whatever the hidden test rows hide, their bytes stay
+the same: which domain a RuCoLA test row is in, any test label, category or source. Only
+the private report (DVC cache) changes.
 """
 
 from __future__ import annotations
@@ -13,70 +14,122 @@ import copy
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+import pandas as pd
 import pytest
+from corpora import corpus
 from headline_reports import reports, write_reports
 
-Change = Callable[[dict[str, Any]], None]
+from rucola.corpus.split import run_split
+from rucola.io import write_parquet
+from rucola.settings import Split
+
+Change = Callable[[pd.DataFrame], None]
+CATEGORIES = ["Morphology", "Syntax", "Semantics"]
 
 
-def _test_cell(split: dict[str, Any], domain: str) -> dict[str, Any]:
-    return split["domains"][domain]["splits"]["test"]
+def _relabel_the_tests(rows: pd.DataFrame) -> None:
+    test = rows.index[rows["split"] == "test"]
+    rows.loc[test, "label"] = 1 - rows.loc[test, "label"]
+    rows.loc[test, "error_type"] = [
+        None if y else CATEGORIES[i % 3] for i, y in enumerate(rows.loc[test, "label"])
+    ]
 
 
-def _move_test_rows_between_domains(split: dict[str, Any]) -> None:
-    """Seven of the in-domain test rows are out-of-domain after all."""
-    _test_cell(split, "in_domain")["rows"] -= 7
-    _test_cell(split, "out_of_domain")["rows"] += 7
+def _move_test_rows_between_domains(rows: pd.DataFrame) -> None:
+    """Every RuCoLA test row swaps domain (a learner row would change its config, which
+    the release shows)."""
+    test = rows.index[rows["split"] == "test"]
+    other = {"in_domain": "out_of_domain", "out_of_domain": "in_domain"}
+    rows.loc[test, "domain"] = rows.loc[test, "domain"].map(other)
 
 
-def _relabel_the_tests(split: dict[str, Any]) -> None:
-    for domain in ("in_domain", "out_of_domain", "learner"):
-        cell = _test_cell(split, domain)
-        cell["acceptable_share"] = 1.0 - (cell["acceptable_share"] or 0.0)
-        cell["error_types"] = {"Hallucination": 3, "Morphology": 1}
-        cell["sources"] = {"Secret": cell["rows"]}
-        split["domains"][domain]["acceptable_share"] = 0.123  # whole-domain share: has test
-
-
-def _hold_no_gold(split: dict[str, Any]) -> None:
-    """The same test rows, carried unlabelled and without a domain (no test_gold.csv)."""
-    for domain in ("in_domain", "out_of_domain"):
-        cell = _test_cell(split, domain)
-        split["unlabelled"]["test"] += cell["rows"]
-        cell.update(rows=0, acceptable_share=None, sources={}, error_types={})
+def _swap_test_sources(rows: pd.DataFrame) -> None:
+    test = rows.index[rows["split"] == "test"]
+    rows.loc[test, "detailed_source"] = "Secret"
 
 
 HIDDEN: dict[str, Change] = {
     "domains of RuCoLA test rows": _move_test_rows_between_domains,
-    "test labels, categories and sources": _relabel_the_tests,
-    "whether the gold is held": _hold_no_gold,
+    "test labels and categories": _relabel_the_tests,
+    "test sources": _swap_test_sources,
 }
 
 
-def headline_bytes(run_cli, root: Path, change: Change | None = None) -> bytes:
+def split_outputs(root: Path, rows: pd.DataFrame, pin: Path | None) -> dict[str, bytes]:
+    """The public files of the real split stage over ``rows`` (pinned to ``pin``), and the
+    headline drawn from its report: every file git would track of them."""
+    root.mkdir(parents=True)
+    write_parquet(rows, root / "in.parquet")
+    settings = Split(
+        out=str(root / "split.parquet"),
+        rejected=str(root / "rejected.parquet"),
+        report=str(root / "reports/split.json"),
+        private_report=str(root / "private/split.json"),
+        plot=str(root / "reports/lengths.csv"),
+        plot_png=str(root / "reports/lengths.png"),
+        pin=[str(pin)] if pin else [],
+    )
+    run_split(settings, root / "in.parquet")
+    return {
+        name: (root / name).read_bytes()
+        for name in ("reports/split.json", "reports/lengths.csv", "reports/lengths.png")
+    }
+
+
+def headline_bytes(run_cli, root: Path) -> bytes:
     contents = copy.deepcopy(reports())
-    if change is not None:
-        change(contents["reports/split.json"])
+    contents["reports/split.json"] = json.loads((root / "reports/split.json").read_text())
     write_reports(root, contents)
     code, _, err = run_cli("summarize", "--params", "params.yaml", cwd=root)
     assert code == 0, err
     return (root / "m.json").read_bytes()
 
 
+@pytest.fixture(scope="module")
+def pinned(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+    """A first split of the corpus, and its rows with their splits, to pin."""
+    root = tmp_path_factory.mktemp("first") / "split"
+    rows = corpus(400).assign(n_tokens=3)
+    split_outputs(root, rows, None)
+    first = pd.read_parquet(root / "split.parquet")
+    return root / "split.parquet", first[[*rows.columns, "split"]]
+
+
 @pytest.mark.parametrize("hidden", sorted(HIDDEN))
-def test_what_test_rows_hide_changes_no_byte_of_the_headline(run_cli, tmp_path, hidden):
-    before = headline_bytes(run_cli, tmp_path / "before")
-    after = headline_bytes(run_cli, tmp_path / "after", HIDDEN[hidden])
-    assert after == before, (hidden, json.loads(after))
+def test_what_test_rows_hide_changes_no_byte_the_split_or_the_headline_show(
+    run_cli, tmp_path, pinned, hidden
+):
+    """Issue 32: the split's report and plot (git-tracked) and the headline drawn from them
+    keep their bytes whatever the test rows hide; only the private report changes."""
+    pin, rows = pinned
+    changed = rows.copy()
+    HIDDEN[hidden](changed)
+    assert not changed.equals(rows)
+    outputs = {}
+    for name, frame in (("before", rows), ("after", changed)):
+        root = tmp_path / name
+        outputs[name] = split_outputs(root, frame.drop(columns="split"), pin)
+        outputs[name]["m.json"] = headline_bytes(run_cli, root)
+    assert (tmp_path / "after/split.parquet").read_bytes() != (
+        tmp_path / "before/split.parquet"
+    ).read_bytes()
+    assert outputs["after"] == outputs["before"], hidden
+    private = [(tmp_path / n / "private/split.json").read_bytes() for n in ("before", "after")]
+    assert private[0] != private[1]
 
 
-def test_a_public_change_does_change_it(run_cli, tmp_path):
+def test_a_public_change_does_change_it(run_cli, tmp_path, pinned):
     """The check above can fail: a validation label the card shows moves the headline."""
-
-    def relabel_validation(split: dict[str, Any]) -> None:
-        split["domains"]["in_domain"]["splits"]["validation"]["acceptable_share"] = 0.1
-
-    before = headline_bytes(run_cli, tmp_path / "before")
-    assert headline_bytes(run_cli, tmp_path / "after", relabel_validation) != before
+    pin, rows = pinned
+    changed = rows.copy()
+    validation = changed.index[changed["split"] == "validation"][:5]
+    changed.loc[validation, "label"] = 1 - changed.loc[validation, "label"]
+    changed.loc[validation, "error_type"] = [
+        None if y else "Syntax" for y in changed.loc[validation, "label"]
+    ]
+    heads = []
+    for name, frame in (("before", rows), ("after", changed)):
+        split_outputs(tmp_path / name, frame.drop(columns="split"), pin)
+        heads.append(headline_bytes(run_cli, tmp_path / name))
+    assert heads[0] != heads[1]

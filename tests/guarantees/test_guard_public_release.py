@@ -98,7 +98,8 @@ def write_split(root: Path, frame: pd.DataFrame) -> None:
     path = root / "data/interim/split.parquet"
     frame.to_parquet(path, index=False)
     report = {"success": True, "data_sha256": file_sha256(path)}
-    (root / "reports/validation.json").write_text(json.dumps(report), encoding="utf-8")
+    (root / "reports/private").mkdir(parents=True, exist_ok=True)
+    (root / "reports/private/validation.json").write_text(json.dumps(report), encoding="utf-8")
 
 
 def built_project(root: Path, run_cli, frame: pd.DataFrame, params: str = PARAMS_YAML) -> Path:
@@ -341,7 +342,7 @@ def test_shuffling_what_test_rows_hide_changes_no_published_byte(tmp_path, run_c
     v1 = tmp_path / "v1"
     build_release(
         v1 / "data/interim/split.parquet",
-        v1 / "reports/validation.json",
+        v1 / "reports/private/validation.json",
         typed({"release": {"pretty_name": "v1"}}, v1),
         v1 / "rucola",
         v1 / "private",

@@ -385,3 +385,27 @@ def test_the_public_diff_never_tells_a_test_rows_erratum(tmp_path):
         assert result[kind]["rows"] == 0, kind
     text = to_markdown(result, "v1.1.0")
     assert "the gold was wrong" not in text and "typo" not in text and "Morphology" not in text
+
+
+@pytest.mark.parametrize("name", ["in_domain_dev.csv", "test.csv"])
+def test_a_cell_beyond_the_csv_field_limit_is_one_line_naming_file_and_line(
+    run_cli, tmp_path, name
+):
+    """A published-layout file with a cell of more than 131072 characters (the csv module's
+    field size limit) was a ``_csv.Error`` traceback."""
+    rows = [*OLD, ("Это кандидат.", 0, "Hallucination", "validation", "TED", "out_of_domain")]
+    split_frame(rows).to_parquet(tmp_path / "split.parquet")
+    export_rucola_csv(tmp_path / "split.parquet", tmp_path / "old")
+    export_rucola_csv(tmp_path / "split.parquet", tmp_path / "new")
+    broken = tmp_path / "new" / name
+    lines = broken.read_text(encoding="utf-8").splitlines()
+    cells = ["7", '"' + "ы" * 131073 + '"'] + ([] if name == "test.csv" else ["1", "0", "A"])
+    lines.insert(2, ",".join(cells))
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RucolaError) as error:
+        release_diff(tmp_path / "old", tmp_path / "new")
+    assert (error.value.path, error.value.line) == (str(broken), 3)
+    code, stdout, stderr = run_cli("release", "diff", str(tmp_path / "old"), str(tmp_path / "new"))
+    errors = [line for line in stderr.splitlines() if line.strip()]
+    assert code == 1 and stdout == "" and "Traceback" not in stderr and len(errors) == 1, stderr
+    assert errors[0].startswith(f"error: {broken}:3: a cell longer than 131072 characters")

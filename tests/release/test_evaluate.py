@@ -198,3 +198,60 @@ def test_learner_rows_are_scored_as_a_domain_of_their_own(tmp_path):
     result = evaluate(pred, gold, None)
     assert result["in_domain"]["accuracy"] == 1.0
     assert result["learner"] == {"n": 2, "accuracy": 0.5, "mcc": 0.0}
+
+
+def one_error_line(stderr: str, *needles: str) -> str:
+    """The one ``error:`` line, no traceback (``tests/guarantees/guards.py``'s bar)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert "Traceback" not in stderr and len(lines) == 1, stderr
+    assert lines[0].startswith("error: "), stderr
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        # a _csv.Error traceback: field larger than field limit (131072)
+        ("id,acceptable\n0,1\n1," + "0" * 131073 + "\n", 3, "longer than 131072"),
+        ('id,acceptable\n0,1\n1,"' + "0" * 131073 + '"\n', 3, "longer than 131072"),
+        # read laxly, the quote took the rest of the file into one cell
+        ('id,acceptable\n0,1\n1,"0\n2,0\n3,1\n', 3, "never closed"),
+        ('id,acceptable\n0,1\n1,"0"1\n', 3, "quoting"),
+    ],
+)
+def test_a_broken_submission_is_one_line_naming_its_line(
+    run_cli, tmp_path, gold, text, line, words
+):
+    pred = predictions(tmp_path, text)
+    with pytest.raises(RucolaError) as error:
+        evaluate(pred, gold, tmp_path / "eval.json")
+    assert (error.value.path, error.value.line) == (str(pred), line)
+    code, stdout, stderr = run_cli(
+        "evaluate", str(pred), "--gold", str(gold), "--out", str(tmp_path / "cli.json")
+    )
+    assert code == 1 and stdout == ""
+    one_error_line(stderr, f"{pred}:{line}:", words)
+    assert not (tmp_path / "eval.json").exists()
+
+
+def test_a_record_after_a_multi_line_one_is_named_by_its_own_line(tmp_path, gold):
+    """Lines were counted as records: a quoted cell with a line break (a note column)
+    shifted every line named after it."""
+    pred = predictions(tmp_path, 'id,acceptable,note\n0,1,"two\nlines"\n1,0,\n1,1,\n')
+    with pytest.raises(RucolaError) as error:
+        evaluate(pred, gold, None)
+    assert error.value.line == 5 and "first on line 4" in error.value.message
+
+
+def test_a_malformed_gold_csv_is_one_line_naming_its_line(run_cli, tmp_path):
+    """pandas' ParserError was a traceback."""
+    gold_path = tmp_path / "in_domain_dev.csv"
+    gold_path.write_text("id,sentence,acceptable\n0,a,1\n1,b,0,extra,cells\n", encoding="utf-8")
+    pred = predictions(tmp_path, "id,acceptable\n0,1\n1,0\n")
+    code, _, stderr = run_cli(
+        "evaluate", str(pred), "--gold", str(gold_path), "--out", str(tmp_path / "cli.json")
+    )
+    assert code == 1
+    one_error_line(stderr, f"{gold_path}:3:", "Expected 3 fields")

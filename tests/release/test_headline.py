@@ -75,8 +75,8 @@ def test_the_sample_shape_fits_dvc_in_120_columns(run_cli, tmp_path: Path):
     [
         (lambda r: r.pop("reports/baseline.json"), ["reports/baseline.json", "not found"]),
         (
-            lambda r: r["reports/split.json"].pop("unlabelled"),
-            ["reports/split.json", "'unlabelled.test'"],
+            lambda r: r["reports/split.json"].pop("test"),
+            ["reports/split.json", "'test.rows'"],
         ),
         (
             lambda r: r["reports/split.json"]["domains"].update(klingon={}),

@@ -51,6 +51,9 @@ def split_corpus(tmp_path: Path) -> pd.DataFrame:
         out=str(tmp_path / "split.parquet"),
         rejected=str(tmp_path / "split_rejected.parquet"),
         report=str(tmp_path / "split.json"),
+        private_report=str(tmp_path / "private_split.json"),
+        plot=str(tmp_path / "token_lengths.csv"),
+        plot_png=str(tmp_path / "token_lengths.png"),
     )
     run_split(settings, tmp_path / "filtered.parquet")
     return pd.read_parquet(tmp_path / "split.parquet")

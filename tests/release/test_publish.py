@@ -74,7 +74,8 @@ def project(tmp_path: Path) -> Path:
         json.dumps({"data_sha256": file_sha256(split)})
     )
     write_manifest(release, None)
-    (root / "reports/validation.json").write_text(
+    (root / "reports/private").mkdir(parents=True, exist_ok=True)
+    (root / "reports/private/validation.json").write_text(
         json.dumps({"success": True, "data_sha256": file_sha256(split)})
     )
     (root / ".gitignore").write_text("data/\nreports/\n")
@@ -321,7 +322,7 @@ def test_refusals(run_cli, project, case):
     elif case == "bad_version":
         version = "1.0"
     elif case == "failed_validation":
-        (project / "reports/validation.json").write_text('{"success": false}')
+        (project / "reports/private/validation.json").write_text('{"success": false}')
     elif case == "other_data":
         pd.DataFrame({"sentence": ["b"], "split": ["train"]}).to_parquet(
             project / "data/interim/split.parquet"
@@ -503,7 +504,7 @@ def test_dry_run_on_a_dirty_tree_prints_the_plan_then_every_blocker(
     for name in changed:
         (project / name).write_text("b\n")
     git(project, "tag", "v1.2.0")
-    (project / "reports/validation.json").write_text('{"success": false}')
+    (project / "reports/private/validation.json").write_text('{"success": false}')
     args = (*PUBLISH, "--repo-id", "org/rucola")
     code, stdout, stderr = run_cli(*args, "--dry-run", cwd=project)
     assert code == 1
@@ -582,3 +583,30 @@ def test_the_plan_shows_the_csv_layout_it_uploads(run_cli, project, monkeypatch,
     assert plan == committed(hub)
     code, stdout, _ = run_cli(*args, "--dry-run", cwd=project)
     assert "2 of them the CSV layout under rucola_csv/" in stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("version", ["1.0.0\n", "1.0.0\n\n", "1\u0661.0.0", "1.0.0 "])
+@pytest.mark.parametrize("dry", [True, False])
+def test_a_version_with_a_trailing_newline_or_other_digits_is_refused(
+    run_cli, project, monkeypatch, version, dry
+):
+    """``$`` matched before a final newline, so ``1.0.0\\n`` passed the check and would have
+    been tagged ``v1.0.0\\n``; ``\\d`` took other digits (``1\\u0661.0.0``, 11.0.0 to
+    ``int``). The whole value must be ``X.Y.Z`` in ASCII digits: one line naming it (the
+    newline shown escaped), nothing sent."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("network used")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    before = tree_state(project)
+    args = ["release", "publish", "--repo-id", "org/rucola", "--version", version]
+    code, stdout, stderr = run_cli(*args, *(["--dry-run"] if dry else []), cwd=project)
+    assert code == 1
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    assert lines[0] == (
+        f"error: --version: {version!r} is not semantic (X.Y.Z, numbers without leading zeros)"
+    )
+    assert "publish org/rucola" not in stdout  # no plan either
+    assert tree_state(project) == before

@@ -26,7 +26,7 @@ def release_params(folder: Path, **release: str) -> Params:
             PARAMS,
             {
                 "split": {"out": str(folder / "split.parquet")},
-                "validate": {"report": str(folder / "validation.json")},
+                "validate": {"private_report": str(folder / "validation.json")},
                 "release": {
                     "out": str(folder / "release/rucola"),
                     "private": str(folder / "release/private"),
@@ -49,8 +49,16 @@ def test_report_accounts_for_every_row(tmp_path):
     assert report["compat"]["test.csv"] == 14
     assert report["private"] == {"test_gold.parquet": 14, "corrections.parquet": 0}
     assert report["data_sha256"] == file_sha256(tmp_path / "split.parquet")
+    private = json.loads((tmp_path / "reports/private/release.json").read_text(encoding="utf-8"))
+    assert private == report
     written = json.loads((tmp_path / "reports/release.json").read_text(encoding="utf-8"))
-    assert written == report
+    assert "data_sha256" not in written and "private" not in written  # git tracks it
+    assert set(written["votes"]) == {
+        "public",
+        "public_by_split",
+        "annotator_key",
+        "key_fingerprint",
+    }
     assert {"rucola", "private", "rucola_csv"} == {p.name for p in (tmp_path / "release").iterdir()}
 
 
@@ -60,7 +68,7 @@ def test_a_build_failing_half_way_leaves_the_previous_release(tmp_path, monkeypa
     params = release_params(tmp_path)
     run_release(params)
     before = tree(tmp_path / "release")
-    report = (tmp_path / "reports/release.json").read_bytes()
+    report = (tmp_path / "reports/private/release.json").read_bytes()
     frame = split_frame()
     frame.loc[0, "sentence"] = "Совсем другое предложение для новой версии."
     write_input(tmp_path, frame)
@@ -73,7 +81,7 @@ def test_a_build_failing_half_way_leaves_the_previous_release(tmp_path, monkeypa
     with pytest.raises(RuntimeError, match=f"{step} failed"):
         run_release(params)
     assert tree(tmp_path / "release") == before
-    assert (tmp_path / "reports/release.json").read_bytes() == report
+    assert (tmp_path / "reports/private/release.json").read_bytes() == report
     assert sorted(p.name for p in (tmp_path / "release").iterdir()) == [
         "private",
         "rucola",

@@ -273,7 +273,7 @@ def test_env_key_missing_with_votes_is_an_error_and_nothing_is_written(
     build(tmp_path, frame, votes.iloc[0:0], key="env")
     assert not (tmp_path / "release/rucola/votes").exists()
     assert not (tmp_path / "release/private/votes_test.parquet").exists()
-    report = json.loads((tmp_path / "reports/release.json").read_text(encoding="utf-8"))
+    report = json.loads((tmp_path / "reports/private/release.json").read_text(encoding="utf-8"))
     assert report["votes"]["public"] == report["votes"]["private"] == 0
 
 
@@ -351,7 +351,7 @@ PROJECT_PARAMS = """\
 split:
   out: data/split.parquet
 validate:
-  report: data/validation.json
+  private_report: data/validation.json
 annotate:
   votes_out: data/votes.parquet
 release:

@@ -14,7 +14,12 @@ import yaml
 from rucola.errors import RucolaError
 from rucola.generation.shards import ShardStore
 from rucola.io import OWNER_FILE, atomic_dir
-from rucola.names import check_name, check_output_path
+from rucola.names import (
+    check_command_line_output,
+    check_name,
+    check_output_path,
+    resolved_inside_repository,
+)
 
 BAD_NAMES = ["../../..", "../../escaped", "..", "/tmp/abs", ".hidden", "a/b", "a b", ""]
 
@@ -114,9 +119,69 @@ def test_an_output_through_a_symlink_out_of_the_repository_is_refused(repo, monk
     assert check_output_path("data/out.parquet", "split.out") == "data/out.parquet"
 
 
+def test_a_command_line_output_is_the_users_choice_but_never_in_git_or_dvc(repo, monkeypatch):
+    """Relative or absolute, in the repository or not: the user's choice. Under ``.git``
+    or ``.dvc`` (through a link, or another repository's): refused, naming the option."""
+    (repo / ".dvc").mkdir()
+    (repo / "data" / "git-link").symlink_to(repo / ".git")
+    monkeypatch.chdir(repo)
+    outside = str(repo.parent / "neighbour" / "out.parquet")
+    for fine in ("data/out.parquet", "../trial/out.parquet", outside, None):
+        assert check_command_line_output(fine, "--out") == fine
+    refused = {
+        ".git/out.parquet": ".git/",
+        ".dvc/cache/x.parquet": ".dvc/",
+        "data/git-link/x.parquet": ".git/",
+        str(repo / ".git" / "x.parquet"): ".git/",
+        str(repo.parent / "neighbour" / ".git" / "x.parquet"): ".git/",
+    }
+    for value, folder in refused.items():
+        with pytest.raises(RucolaError) as error:
+            check_command_line_output(value, "--report")
+        assert error.value.format() == f"--report: {value!r} lies inside {folder}"
+    for value in ("", "  ", "a\x00b"):
+        with pytest.raises(RucolaError, match="--out"):
+            check_command_line_output(value, "--out")
+
+
+def test_a_params_output_in_another_repositorys_git_folder_is_refused(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+    with pytest.raises(RucolaError, match="lies inside .git/"):
+        check_output_path(str(repo.parent / "neighbour" / ".git" / "x.parquet"), "split.out")
+    absolute = str(repo.parent / "neighbour" / "x.parquet")
+    assert check_output_path(absolute, "split.out") == absolute
+
+
+def test_a_folder_rucola_keeps_must_resolve_inside_the_repository(repo, monkeypatch):
+    """The kept releases: a link out of the repository (or a path) is refused, naming the
+    path and where it leads."""
+    (repo / "data" / "releases").symlink_to(repo.parent / "neighbour")
+    (repo / "data" / "kept").mkdir()
+    monkeypatch.chdir(repo)
+    assert resolved_inside_repository("data/kept", "kept") == repo.resolve() / "data" / "kept"
+    assert resolved_inside_repository("data/new", "kept") == repo.resolve() / "data" / "new"
+    with pytest.raises(RucolaError) as error:
+        resolved_inside_repository("data/releases", "kept")
+    message = error.value.format()
+    assert message.startswith("data/releases: kept lies outside the repository")
+    assert str((repo.parent / "neighbour").resolve()) in message
+    for value in ("..", str(repo.parent / "neighbour"), "data/releases/v1", "."):
+        with pytest.raises(RucolaError):
+            resolved_inside_repository(value, "kept")
+    with pytest.raises(RucolaError, match="lies inside .git/"):
+        resolved_inside_repository(".git/kept", "kept")
+
+
 @pytest.mark.parametrize("name", ["perturbations", "opus_mt", "m2m-100", "v1.1", "A9"])
 def test_plain_names_pass(name):
     assert check_name(name, "key") == name
+
+
+@pytest.mark.parametrize("name", ["rules\n", "rules\n\n", "\nrules", "rules\r"])
+def test_a_name_with_a_newline_is_refused(name):
+    """Names are matched whole: ``$`` would also match before a final newline."""
+    with pytest.raises(RucolaError, match="is not a valid name"):
+        check_name(name, "generate.generators")
 
 
 def test_a_shard_folder_without_our_manifest_is_never_deleted(tmp_path):

@@ -1,0 +1,273 @@
+"""Guarantee: nothing git tracks tells what a hidden test row hides (issue 32, 3).
+
+Two builds of one corpus whose private data differ only in hidden attributes of test rows
+(labels flipped, categories and sources swapped, rows moved between RuCoLA's two domains),
+with test membership fixed (both pin the split of a kept release), must leave the same
+bytes in every file git tracks, after `git add -A` (so a private output that git does not
+ignore is compared too). The one allowed difference is a hash of private data: in
+``dvc.lock``, the hashes of private outputs and of salted input folders, and in
+``reports/inputs/``, the keyed fingerprint of a salted folder. A second test: no md5,
+SHA-256 or size of a private input file appears in any git-tracked file.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from dvc_project import copy_project, git, sh
+from tracked import declared_outputs, tracked_files
+
+pytestmark = pytest.mark.slow
+
+CORPUS = "data/raw/corpus"  # the private in-domain sheets: a salted folder
+MOVED = "data/raw/moved"  # out-of-domain rows of the private data: a salted folder too
+SHEETS = ("agreement.tsv", "aspect_semantics.tsv", "government.tsv")
+HASH_KEYS = {"md5", "size", "nfiles", "hash"}
+# the salted folders' fingerprints: one HMAC under each folder's salt, and the folder of
+# fingerprints the extract stage depends on
+KEYED = [f"reports/inputs/extract.sources/{p}.json" for p in (CORPUS, MOVED)]
+
+
+def params_for(root: Path) -> None:
+    """The sample's params with the in-domain sheets moved to private, salted folders."""
+    path = root / "params.yaml"
+    params = yaml.safe_load(path.read_text(encoding="utf-8"))
+    params["extract"]["sources"] = [
+        {"path": CORPUS},
+        {"path": MOVED, "domain": "out_of_domain", "source": "MovedRows"},
+        {"path": "data/sample/learner"},
+    ]
+    path.write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def read_sheet(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def write_sheet(path: Path, rows: list[dict[str, str]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(
+            handle,
+            ["sentence", "mark", "error_type", "source"],
+            delimiter="\t",
+            lineterminator="\n",
+        )
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """The sample with private sheets, built once, kept as v1.0.0 and pinned by params."""
+    root = copy_project(tmp_path_factory.mktemp("hidden") / "base")
+    git("init", "-q", cwd=root)
+    (root / CORPUS).mkdir(parents=True)
+    for name in SHEETS:
+        shutil.copy2(root / "data/sample/in_domain" / name, root / CORPUS / name)
+    (root / MOVED).mkdir(parents=True)
+    # one sheet of out-of-domain rows (taken from a sheet, so the sentences are real)
+    rows = read_sheet(root / CORPUS / "agreement.tsv")
+    write_sheet(root / MOVED / "moved.tsv", [{**r, "source": ""} for r in rows[-6:]])
+    write_sheet(root / CORPUS / "agreement.tsv", rows[:-6])
+    sh("rucola", "salt", CORPUS, cwd=root)
+    sh("rucola", "salt", MOVED, cwd=root)
+    params_for(root)
+    sh("dvc", "repro", cwd=root)
+    sh("rucola", "release", "keep", "--version", "1.0.0", cwd=root)
+    path = root / "params.yaml"
+    params = yaml.safe_load(path.read_text(encoding="utf-8"))
+    params["split"]["pin"] = ["data/releases/v1.0.0/rucola"]
+    path.write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return root
+
+
+def hidden_rows(root: Path) -> pd.DataFrame:
+    split = pd.read_parquet(root / "data/interim/split.parquet")
+    return split[split["split"] == "test"]
+
+
+def _loose(text: str) -> str:
+    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
+
+
+def _test_groups(test: pd.DataFrame, split: pd.DataFrame, folder: str) -> list[list[tuple]]:
+    """Whole groups of test rows read from one sheet under ``folder``: their (file, row
+    index) pairs. A group moved whole keeps its near-duplicates with it."""
+    sizes = split["group"].value_counts()
+    found = []
+    for _, rows in test.groupby("group", sort=True):
+        places = []
+        for origin in rows["origin"]:
+            name, _, line = str(origin).rpartition(":")
+            if line.isdigit() and name.startswith(folder):
+                places.append((name, int(line) - 2))  # the header is line 1
+        files = {name for name, _ in places}
+        if len(places) == len(rows) == sizes[rows["group"].iloc[0]] and len(files) == 1:
+            found.append(sorted(places))
+    return found
+
+
+def hide_differently(root: Path, base: Path) -> dict[str, int]:
+    """Change what test rows hide in the private sheets, within the corpus's rules: swap
+    labels between pairs of acceptable and unacceptable rows (a category follows the
+    label), swap categories and sources between unacceptable rows, and move one whole
+    test group each way between RuCoLA's two domains. Rows whose sentence is repeated
+    anywhere are left alone (a flipped label would make a conflict), and the counts per
+    label, category and domain stay, so the corpus still validates."""
+    split = pd.read_parquet(base / "data/interim/split.parquet")
+    test = split[split["split"] == "test"]
+    sheets = {name: read_sheet(root / CORPUS / name) for name in SHEETS}
+    seen = Counter(_loose(r["sentence"]) for rows in sheets.values() for r in rows)
+    seen.update(_loose(r["sentence"]) for r in read_sheet(root / MOVED / "moved.tsv"))
+    places = set()
+    for origin in test["origin"]:  # FILE:LINE of a sheet row (a candidate's is no line)
+        name, _, line = str(origin).rpartition(":")
+        if line.isdigit() and name.startswith(CORPUS):
+            places.add((name, int(line) - 2))  # the header is line 1
+    done = {"labels": 0, "categories": 0, "sources": 0, "moved": 0}
+    leftover: list[tuple[str, int | None]] = []
+    for name, rows in sheets.items():
+        lines = sorted(
+            i
+            for path, i in places
+            if path.endswith("/" + name) and seen[_loose(rows[i]["sentence"])] == 1
+        )
+        good = [i for i in lines if not rows[i]["mark"]]
+        bad = [i for i in lines if rows[i]["mark"] == "*" and rows[i]["error_type"]]
+        for a, b in zip(good[:2], bad[:2], strict=False):  # labels and categories swap
+            rows[a]["mark"], rows[b]["mark"] = rows[b]["mark"], rows[a]["mark"]
+            rows[a]["error_type"], rows[b]["error_type"] = rows[b]["error_type"], ""
+            done["labels"] += 2
+        rest = bad[2:]
+        for a, b in zip(rest[::2], rest[1::2], strict=False):
+            if rows[a]["error_type"] != rows[b]["error_type"]:
+                rows[a]["error_type"], rows[b]["error_type"] = (
+                    rows[b]["error_type"],
+                    rows[a]["error_type"],
+                )
+                done["categories"] += 2
+        leftover.append((name, good[2] if len(good) > 2 else None))  # untouched so far
+    # sources: one row of two sheets each takes the other's (a sheet names one source)
+    spare = [(name, i) for name, i in leftover if i is not None]
+    for (one, a), (two, b) in zip(spare[::2], spare[1::2], strict=False):
+        first, second = sheets[one][a], sheets[two][b]
+        if first["source"] != second["source"]:
+            first["source"], second["source"] = second["source"], first["source"]
+            done["sources"] += 2
+    # one whole test group each way, of the same size, between the two salted folders
+    moved = read_sheet(root / MOVED / "moved.tsv")
+    outward = _test_groups(test, split, CORPUS)
+    inward = _test_groups(test, split, MOVED)
+    pairs = [(o, i) for o in outward for i in inward if len(o) == len(i)]
+    if pairs:
+        out_group, in_group = pairs[0]
+        sheet = out_group[0][0].split("/")[-1]
+        leaving = [sheets[sheet][i] for _, i in out_group]
+        coming = [moved[i] for _, i in in_group]
+        gone = {i for _, i in out_group}
+        sheets[sheet] = [r for i, r in enumerate(sheets[sheet]) if i not in gone]
+        back = {i for _, i in in_group}
+        moved = [r for i, r in enumerate(moved) if i not in back]
+        sheets[sheet] += [{**r, "source": "SampleAgreement"} for r in coming]
+        moved += [{**r, "source": ""} for r in leaving]
+        done["moved"] = len(leaving) + len(coming)
+    for name, rows in sheets.items():
+        write_sheet(root / CORPUS / name, rows)
+    write_sheet(root / MOVED / "moved.tsv", moved)
+    return done
+
+
+def built(base: Path, folder: Path, change: bool) -> Path:
+    """A copy of ``base`` (its git history, DVC cache, salts and kept release), its
+    private sheets changed if ``change``, built by ``dvc repro`` and staged with `git add
+    -A`."""
+    root = folder
+    shutil.copytree(base, root, symlinks=True)
+    if change:
+        done = hide_differently(root, base)
+        assert done["labels"] >= 4 and done["categories"] + done["sources"] >= 2, done
+        assert done["moved"] >= 2, done
+    sh("dvc", "repro", cwd=root)
+    git("add", "-A", cwd=root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def builds(base: Path, tmp_path_factory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("builds")
+    return built(base, folder / "a", False), built(base, folder / "b", True)
+
+
+def _hash_free(entry: object) -> object:
+    """A dvc.lock entry with every hash left out (md5, size, nfiles)."""
+    if isinstance(entry, dict):
+        return {k: _hash_free(v) for k, v in entry.items() if k not in HASH_KEYS}
+    if isinstance(entry, list):
+        return [_hash_free(v) for v in entry]
+    return entry
+
+
+def lock_differences(a: Path, b: Path) -> list[str]:
+    """Where the two dvc.lock files differ other than in the hash of a private output or
+    of a salted input folder (each named by stage and path)."""
+    private = {o.path for o in declared_outputs(a) if o.access == "private"}
+    salted = {CORPUS, MOVED, *KEYED, "reports/inputs/extract.sources"}
+    first = yaml.safe_load((a / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    second = yaml.safe_load((b / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    found = []
+    if sorted(first) != sorted(second):
+        return [f"stages {sorted(set(first) ^ set(second))}"]
+    for stage in sorted(first):
+        if _hash_free(first[stage]) != _hash_free(second[stage]):
+            found.append(f"{stage}: more than hashes")
+            continue
+        for kind in ("deps", "outs"):
+            pairs = zip(first[stage].get(kind, []), second[stage].get(kind, []), strict=True)
+            for one, two in pairs:
+                if one != two and one["path"] not in private | salted:
+                    found.append(f"{stage}: {kind} {one['path']}")
+    return found
+
+
+def test_every_tracked_file_is_the_same_whatever_the_test_rows_hide(builds):
+    a, b = builds
+    assert not hidden_rows(a)["label"].equals(hidden_rows(b)["label"])  # the change is real...
+    files = tracked_files(a)
+    assert files == tracked_files(b)
+    assert "reports/split.json" in files and "reports/plots/token_lengths.csv" in files
+    differing = [f for f in files if (a / f).read_bytes() != (b / f).read_bytes()]
+    keyed = KEYED
+    for name in keyed:  # a salted folder's fingerprint: one HMAC under its salt
+        record = json.loads((b / name).read_text(encoding="utf-8"))
+        assert set(record) == {"family", "name", "path", "kind", "keyed"}, record
+    unexplained = [f for f in differing if f not in {"dvc.lock", *keyed}]
+    assert unexplained == [], unexplained  # ...and nothing git tracks shows it
+    assert lock_differences(a, b) == []
+    print(f"compared {len(files)} tracked files; differing only in salted hashes: {differing}")
+
+
+def private_files(root: Path) -> list[Path]:
+    files = (p for folder in (CORPUS, MOVED) for p in (root / folder).rglob("*"))
+    return sorted(p for p in files if p.is_file())
+
+
+def test_no_hash_or_size_of_a_private_file_is_in_a_tracked_file(builds):
+    _, b = builds
+    text = "\n".join(
+        (b / f).read_text(encoding="utf-8", errors="replace") for f in tracked_files(b)
+    )
+    for file in private_files(b):
+        data = file.read_bytes()
+        for digest in (hashlib.md5(data).hexdigest(), hashlib.sha256(data).hexdigest()):  # noqa: S324
+            assert digest not in text, (file, digest)
+        for form in (f"size: {len(data)}\n", f'"size": {len(data)}'):
+            assert form not in text, (file, len(data))

@@ -1,0 +1,108 @@
+"""Guarantee: no hash git tracks of a private input can be tested against a guess (issue
+32, 2).
+
+Private inputs (errata, review exports, a kept release with its gold) live in a folder
+salted once by ``rucola salt`` (``rucola-salt``: random bytes of random length). The
+tracker's fingerprint of a salted folder is one HMAC under the salt; DVC's hash of the
+folder covers the salt. Errata outside a salted folder, or a path inside one, are refused,
+since DVC would record that path's own hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import yaml
+from guards import one_error_line, snapshot
+
+ERRATA = "split,domain,id,field,new,reason\ntrain,in_domain,1,label,1,reported by a user\n"
+
+
+def project(root: Path, errata: list[str]) -> Path:
+    (root / "data/raw/errata").mkdir(parents=True)
+    (root / "data/raw/errata/v1.1.csv").write_text(ERRATA, encoding="utf-8")
+    params = {"extract": {"errata": errata}}
+    (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    return root
+
+
+def test_salt_writes_random_bytes_once_and_never_replaces_them(run_cli, tmp_path):
+    code, out, err = run_cli("salt", "data/raw/errata", cwd=tmp_path)
+    assert code == 0, err
+    salt = tmp_path / "data/raw/errata/rucola-salt"
+    first = salt.read_bytes()
+    assert 32 <= len(first) <= 1056 and "salted" in out
+    assert run_cli("salt", "data/raw/errata", cwd=tmp_path)[0] == 0
+    assert salt.read_bytes() == first
+    code, _, err = run_cli("salt", "other", cwd=tmp_path)
+    assert code == 0 and (tmp_path / "other/rucola-salt").read_bytes() != first
+
+
+def test_salt_refuses_paths_outside_the_repository_and_a_false_salt(run_cli, tmp_path):
+    for folder, needle in (("../elsewhere", "outside the repository"), (".git/x", ".git")):
+        code, _, err = run_cli("salt", folder, cwd=tmp_path)
+        assert code == 1
+        one_error_line(err, needle)
+    (tmp_path / "f").mkdir()
+    (tmp_path / "f/rucola-salt").write_text("x")
+    code, _, err = run_cli("salt", "f", cwd=tmp_path)
+    assert code == 1
+    one_error_line(err, "f/rucola-salt", "not a salt")
+
+
+def test_errata_outside_a_salted_folder_are_refused(run_cli, tmp_path):
+    root = project(tmp_path, ["data/raw/errata"])
+    before = snapshot(root)
+    code, _, err = run_cli("track", "extract.errata", "data/raw/errata", cwd=root)
+    assert code == 1
+    one_error_line(err, "data/raw/errata", "no salted folder")
+    assert snapshot(root) == before
+
+
+def test_a_file_inside_a_salted_folder_is_refused(run_cli, tmp_path):
+    root = project(tmp_path, ["data/raw/errata/v1.1.csv"])
+    assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
+    before = snapshot(root)
+    code, _, err = run_cli("track", "extract.errata", "data/raw/errata/v1.1.csv", cwd=root)
+    assert code == 1
+    one_error_line(err, "data/raw/errata/v1.1.csv", "inside the salted folder data/raw/errata")
+    assert snapshot(root) == before
+
+
+def test_a_salted_folder_is_fingerprinted_by_one_keyed_hash(run_cli, tmp_path):
+    root = project(tmp_path, ["data/raw/errata"])
+    assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
+    code, _, err = run_cli("track", "extract.errata", "data/raw/errata", cwd=root)
+    assert code == 0, err
+    record = root / "reports/inputs/extract.errata/data/raw/errata.json"
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert set(data) == {"family", "name", "path", "kind", "keyed"}
+    assert data["kind"] == "salted_folder"
+    errata = (root / "data/raw/errata/v1.1.csv").read_bytes()
+    text = record.read_text(encoding="utf-8")
+    for digest in (hashlib.sha256(errata).hexdigest(), hashlib.md5(errata).hexdigest()):  # noqa: S324
+        assert digest not in text
+    assert str(len(errata)) not in text
+    # the same files, another salt: another fingerprint; a changed file: another one too
+    first = data["keyed"]
+    (root / "data/raw/errata/v1.1.csv").write_text(ERRATA + "\n", encoding="utf-8")
+    assert run_cli("track", "extract.errata", "data/raw/errata", cwd=root)[0] == 0
+    assert json.loads(record.read_text(encoding="utf-8"))["keyed"] != first
+
+
+def test_the_brute_force_of_issue_32_has_nothing_to_work_on(run_cli, tmp_path):
+    """Finding 2: an errata file from the fixed template of `audit import`, guessed right,
+    matches no hash git would track: not the fingerprint, not the folder's DVC hash."""
+    root = project(tmp_path, ["data/raw/errata"])
+    assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
+    assert run_cli("track", "extract.errata", "data/raw/errata", cwd=root)[0] == 0
+    tracked = (root / "reports/inputs/extract.errata/data/raw/errata.json").read_text()
+    guess = ERRATA.encode()  # the attacker's guess is exactly right...
+    candidates = {
+        hashlib.sha256(guess).hexdigest(),
+        hashlib.md5(guess).hexdigest(),  # noqa: S324
+        hashlib.sha256(b"v1.1.csv\0" + guess).hexdigest(),
+    }
+    assert not any(c in tracked for c in candidates)  # ...and matches nothing tracked

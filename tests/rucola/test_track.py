@@ -1,0 +1,67 @@
+"""``rucola.track``: stale foreach instances leave dvc.lock (issue 32, 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from rucola.track import foreach_keys, prune_lock, stale_lock_stages
+
+LOCK = """\
+schema: '2.0'
+stages:
+  track_errata@data/raw/errata:
+    cmd: rucola track extract.errata "data/raw/errata"
+    deps:
+    - path: data/raw/errata
+      hash: md5
+      md5: b57a69a3ee5079f06e16c48d01378e6a.dir
+      size: 687
+      nfiles: 2
+  track_extract@0:
+    cmd: rucola track extract.sources "data/sample/in_domain"
+  track_extract@1:
+    cmd: rucola track extract.sources "data/sample/learner"
+  track_source@SampleWiki:
+    cmd: rucola track generate.sources "x" --as SampleWiki
+  generate@opus_mt:
+    cmd: rucola generate opus_mt
+  split:
+    cmd: rucola split
+"""
+
+
+def test_dvc_names_foreach_instances_by_item_index_or_key():
+    assert foreach_keys(["a", "b"]) == {"a", "b"}
+    assert foreach_keys([{"path": "a"}, "b"]) == {"0", "1"}  # any composite item: indices
+    assert foreach_keys({"x": {}, "y": {}}) == {"x", "y"}
+    assert foreach_keys(None) == set()
+
+
+def test_instances_params_no_longer_name_leave_dvc_lock(tmp_path: Path):
+    lock, params = tmp_path / "dvc.lock", tmp_path / "params.yaml"
+    lock.write_text(LOCK, encoding="utf-8")
+    params.write_text(
+        yaml.safe_dump(
+            {
+                "extract": {"sources": [{"path": "data/sample/in_domain"}], "errata": []},
+                "generate": {"sources": {"SampleWiki": {"path": "x"}}, "generators": {}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert prune_lock(lock, params) == [
+        "generate@opus_mt",
+        "track_errata@data/raw/errata",
+        "track_extract@1",
+    ]
+    stages = yaml.safe_load(lock.read_text(encoding="utf-8"))["stages"]
+    assert sorted(stages) == ["split", "track_extract@0", "track_source@SampleWiki"]
+    assert "b57a69a3ee5079f06e16c48d01378e6a" not in lock.read_text(encoding="utf-8")
+    assert prune_lock(lock, params) == []  # nothing more: the file stays as it is
+
+
+def test_a_stage_that_is_no_foreach_is_never_pruned():
+    raw = {"extract": {"errata": ["data/raw/errata"]}}
+    assert stale_lock_stages(raw, ["split", "track_index", "track_errata@data/raw/errata"]) == []
