@@ -28,6 +28,8 @@ from rucola.corpus.normalize import normalize_text
 from rucola.errors import RucolaError
 from rucola.stage import StageRun, read_frame
 
+PRIVATE = "private"  # the counts key of what goes to the private report only
+
 if TYPE_CHECKING:
     from rucola.settings import AnnotateCorpus
 
@@ -177,6 +179,9 @@ def merge_into_corpus(
         "annotated": int(len(annotated)),
         "out_of_domain_added": int(len(ood)),
         "not_annotated": int(len(set(by_id.index) - annotated_ids)),
+    }
+    # labels and categories of rows some of which will be test rows: private
+    counts[PRIVATE] = {
         "by_label": {str(k): int(v) for k, v in sorted(ood["label"].value_counts().items())},
         "by_error_type": {
             str(k): int(v) for k, v in sorted(ood["error_type"].value_counts().items())
@@ -237,6 +242,7 @@ def run_corpus_merge(
     with StageRun(
         "annotate",
         report=settings.report,
+        private_report=settings.private_report,
         out=settings.out,
         rejected=settings.rejected,
         set_aside_schema=SET_ASIDE_SCHEMA,
@@ -247,4 +253,6 @@ def run_corpus_merge(
             annotated, "annotated tasks file", hint="run 'rucola annotate merge' first"
         )
         combined, counts = merge_into_corpus(rows, every, tasks, run)
-        return run.finish(combined, output_schema(combined), **counts)
+        private = counts.pop(PRIVATE)
+        report = run.finish(combined, output_schema(combined), private=private, **counts)
+        return {**report, **private}

@@ -281,6 +281,10 @@ def _load(path: Path) -> list[dict[str, Any]]:
         raise RucolaError(f"not UTF-8 text ({exc.reason})", path) from exc
     except json.JSONDecodeError as exc:
         raise RucolaError(f"not valid JSON: {exc.msg}", path, exc.lineno) from exc
+    except RecursionError:
+        raise RucolaError(
+            "not a Label Studio export: JSON nested too deeply to read", path
+        ) from None
     if not isinstance(data, list):
         raise RucolaError(
             "not a Label Studio export: expected a JSON list of tasks",
@@ -290,8 +294,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
     for index, task in enumerate(data, start=1):
         if not isinstance(task, dict):
             raise RucolaError(
-                f"task #{index} must be a JSON object, not "
-                f"{json.dumps(task, ensure_ascii=False)[:60]}",
+                f"task #{index} must be a JSON object, not a {type(task).__name__}",
                 path,
                 hint="export the project as JSON (not JSON-MIN or CSV)",
             )

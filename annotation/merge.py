@@ -38,7 +38,12 @@ from rucola.annotation.categories import (
 )
 from rucola.annotation.cleaning import USED, clean
 from rucola.annotation.pools import NOT_IN_POOL, Pools
-from rucola.annotation.report import build_report, write_agreement_plot, write_workers
+from rucola.annotation.report import (
+    build_report,
+    public_report,
+    write_agreement_plot,
+    write_workers,
+)
 from rucola.annotation.result import MergeResult, status_counts
 from rucola.annotation.votes import (
     ACCEPTABLE_LABEL,
@@ -231,7 +236,13 @@ def run_merge(settings: Annotate, pools: Pools | None = None) -> dict[str, Any]:
     tasks = result.tasks
     out, votes_out = settings.out, settings.votes_out
     outputs = [settings.workers, settings.plot, settings.plot_png, votes_out]
-    with StageRun(STAGE, report=settings.report, out=out, outputs=outputs) as run:
+    with StageRun(
+        STAGE,
+        report=settings.report,
+        private_report=settings.private_report,
+        out=out,
+        outputs=outputs,
+    ) as run:
         run.count_read(len(tasks))
         labelled = tasks["status"] == LABELLED
         run.count_kept(int(labelled.sum()))
@@ -248,5 +259,7 @@ def run_merge(settings: Annotate, pools: Pools | None = None) -> dict[str, Any]:
         write_parquet(tasks, run.path(out), ANNOTATED_SCHEMA)
         write_workers(result, run.path(settings.workers))
         write_parquet(kept_votes(result), run.path(votes_out), schema.VOTES_SCHEMA)
-        write_agreement_plot(data, run.path(settings.plot), run.path(settings.plot_png))
-        return run.finish(**data)
+        public = public_report(data)
+        write_agreement_plot(public, run.path(settings.plot), run.path(settings.plot_png))
+        report = run.finish(private=data, **public)
+        return {**report, **data}

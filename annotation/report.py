@@ -155,6 +155,24 @@ def build_report(result: MergeResult, settings: Annotate) -> dict[str, Any]:
     return report
 
 
+def public_report(report: dict[str, Any]) -> dict[str, Any]:
+    """What git may track of the annotation report (and the card shows): everything but
+    what is counted per label or category of the tasks, since the aggregated labels of
+    the candidates that become test rows are hidden. Agreement stays, overall per stage;
+    per label and category it goes to the private report."""
+    public = {**report, "tasks": dict(report["tasks"])}
+    public["tasks"].pop("labelled", None)
+    public["tasks"].pop("mean_share_acceptable", None)
+    public["agreement"] = {
+        stage: {
+            **info,
+            "wawa": {k: v for k, v in (info.get("wawa") or {}).items() if k == "overall"},
+        }
+        for stage, info in report.get("agreement", {}).items()
+    }
+    return public
+
+
 def write_workers(result: MergeResult, path: str | Path) -> None:
     table = worker_table(result).copy()
     for column in ("control_accuracy", "agreement_with_aggregate"):

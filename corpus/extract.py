@@ -285,13 +285,15 @@ def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]
     """Keep the first of identical rows; set aside every row of a conflicting sentence.
 
     Identical means the same sentence (``corpus.dedup.sentence_key``): punctuation and case
-    count, so a question and a statement are two sentences. An unlabelled published test
-    row conflicts with no label.
+    count, so a question and a statement are two sentences. A published test row conflicts
+    with no label, with or without its gold: its label is hidden, and a train row set aside
+    because a test copy disagrees with it would publish that label (issue 32). It is a
+    repeat like any other, set aside after the first.
     """
     rows = collector.rows
     first, conflict = exact_duplicates(
         [sentence_key(row["sentence"]) for row in rows],
-        [None if row["label"] == schema.UNLABELLED else row["label"] for row in rows],
+        [None if _hidden_label(row) else row["label"] for row in rows],
     )
     same: dict[int, list[int]] = defaultdict(list)
     for index, root in enumerate(first.tolist()):
@@ -313,6 +315,11 @@ def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]
         else:
             kept.append(row)
     return kept
+
+
+def _hidden_label(row: dict[str, Any]) -> bool:
+    """A label no public outcome may depend on: none at all, or a published test row's."""
+    return row["label"] == schema.UNLABELLED or row.get("published_split") == "test"
 
 
 def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str, Any]:

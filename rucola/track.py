@@ -291,7 +291,11 @@ def track_generator(params: Params, name: str) -> Path:
             ) from None
         sources[str(source_id)] = {
             "settings": known[source_id].model_dump(),
-            "input": {k: data.get(k) for k in ("path", "kind", "sha256", "size", "keyed")},
+            "input": {
+                k: data.get(k)
+                for k in ("path", "kind", "sha256", "size", "keyed")
+                if k in data or k != "keyed"  # a salted folder's: its one keyed hash
+            },
         }
     record = {"family": GENERATORS, "name": name, "enabled": enabled, "sources": sources}
     target = _target(GENERATORS, name)

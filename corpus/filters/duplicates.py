@@ -65,6 +65,20 @@ def _union_groups(
     return np.array([find(str(g)) for g in groups], dtype=object)
 
 
+HIDDEN_DOMAIN = "(published test)"  # how a published test row groups, gold or not
+
+
+def grouping_domains(frame: pd.DataFrame) -> np.ndarray:
+    """The domain each row groups under: its own, but one shared mark for every published
+    test row, whose domain is hidden (with the maintainer's gold or without it). Grouping a
+    test row with in-domain rows only when its gold says in-domain would tell its domain
+    in the split report's straddling groups, which git tracks (issue 32)."""
+    domains = frame["domain"].to_numpy(dtype=object).copy()
+    if "published_test" in frame:
+        domains[frame["published_test"].to_numpy(dtype=bool)] = HIDDEN_DOMAIN
+    return domains
+
+
 def find_duplicates(
     frame: pd.DataFrame,
     settings: NearDuplicates,
@@ -123,7 +137,7 @@ def find_duplicates(
     start = len(ref_sentences)
     keep = np.equal(reason[start:], None)
     groups = np.array([str(g) for g in frame["group"].tolist()], dtype=object)
-    merged = _union_groups(groups, near_root[start:], keep, frame["domain"].to_numpy())
+    merged = _union_groups(groups, near_root[start:], keep, grouping_domains(frame))
     sizes = np.bincount(near_root[start:], minlength=len(sentences))
     return Duplicates(reason[start:], of[start:], merged, int((sizes > 1).sum()))
 
@@ -160,6 +174,9 @@ def duplicate_view(table: pa.Table) -> pd.DataFrame:
         columns["published"] = pd.Series(
             table.column("published_id").is_valid().to_numpy(zero_copy_only=False), dtype=bool
         )
+    if "published_split" in table.column_names:
+        split = table.column("published_split").to_pylist()
+        columns["published_test"] = pd.Series([s == "test" for s in split], dtype=bool)
     return pd.DataFrame(columns, copy=False)
 
 

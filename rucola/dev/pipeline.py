@@ -111,6 +111,7 @@ ANNOTATE_MERGE_PARAMS = (
     "annotate.out",
     "annotate.votes_out",
     "annotate.workers",
+    "annotate.private_report",
 )
 
 
@@ -226,7 +227,8 @@ extract.out), each under the key of the stage that writes it, so a path is writt
                 note("raw worker ids: in the DVC cache, never in git"),
                 private("${annotate.votes_out}"),
                 private("${annotate.workers}"),
-                report("${annotate.report}"),
+                report("${annotate.report}", "agreement overall, nothing per label"),
+                private("${annotate.private_report}", "counts and agreement per label"),
             ),
             plots=(
                 report(
@@ -251,6 +253,7 @@ extract.out), each under the key of the stage that writes it, so a path is writt
                 private("${annotate.corpus.out}"),
                 private("${annotate.corpus.rejected}"),
                 report("${annotate.corpus.report}"),
+                private("${annotate.corpus.private_report}", "labels of the rows added"),
             ),
         ),
         Stage(

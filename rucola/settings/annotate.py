@@ -30,6 +30,10 @@ class AnnotateCorpus(Section):
     )
     rejected: Output = _key("data/interim/rejected/annotate.parquet", "rows set aside, why")
     report: Output = _key("reports/annotate_corpus.json", "counts")
+    private_report: Output = _key(
+        "reports/private/annotate_corpus.json",
+        "labels and categories of the rows added (private: future test rows among them)",
+    )
 
 
 class Simulate(Section):
@@ -94,7 +98,12 @@ class Annotate(Section):
         "data/interim/annotated.parquet", "labels per task (annotate corpus reads them)"
     )
     report: Output = _key(
-        "reports/annotation.json", "agreement and counts (also the card's agreement section)"
+        "reports/annotation.json",
+        "agreement and counts, none per label (also the card's agreement section)",
+    )
+    private_report: Output = _key(
+        "reports/private/annotation.json",
+        "counts and agreement per label and category (private: future test rows' labels)",
     )
     votes_out: Output = _key(
         "data/interim/votes.parquet", "every kept vote (private: raw worker ids)"

@@ -99,7 +99,11 @@ def test_cli_two_stage_report(run_cli, project):
         "set_aside:other": 1,
         "set_aside:several_categories": 1,
     }
-    assert report["tasks"]["labelled"]["relabelled_by_stage2"] == 1
+    # per label and category: only in the private report (future test rows among them)
+    assert "labelled" not in report["tasks"]
+    assert set(report["agreement"]["stage2"]["wawa"]) == {"overall"}
+    private = json.loads((project / "reports/private/annotation.json").read_text())
+    assert private["tasks"]["labelled"]["relabelled_by_stage2"] == 1
     # WAWA counts exact answers: "syntax|semantics" does not agree with "syntax"
-    assert report["agreement"]["stage2"]["wawa"]["Syntax"]["wawa"] == 0.6667
+    assert private["agreement"]["stage2"]["wawa"]["Syntax"]["wawa"] == 0.6667
     assert report["workers"]["stage2"]["without_controls"] == 3

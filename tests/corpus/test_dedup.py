@@ -176,8 +176,6 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
         out=str(tmp_path / "f.parquet"),
         rejected=str(tmp_path / "r.parquet"),
         report=str(tmp_path / "f.json"),
-        plot=str(tmp_path / "p.csv"),
-        plot_png=str(tmp_path / "p.png"),
         min_high_freq_share=0.0,
     )
     report = run_filter(filtered, tmp_path / "m.parquet")
@@ -211,3 +209,30 @@ def test_shingle_hashes_match_the_shingle_sets():
         assert offsets[row + 1] - offsets[row] == len(set(shingles(key, 5)))
     again, _ = shingle_hashes(list(reversed(keys)), 5)
     assert sorted(hashes.tolist()) == sorted(again.tolist())
+
+
+def test_a_published_test_row_groups_the_same_whatever_its_hidden_domain():
+    """Issue 32: a test row grouped with in-domain rows only when its gold said in-domain,
+    and the split report (git) lists groups that straddle splits: its domain showed."""
+    from rucola.corpus.filters.duplicates import find_duplicates
+    from rucola.settings import NearDuplicates
+
+    groups = []
+    for hidden in ("in_domain", "out_of_domain", None):
+        frame = pd.DataFrame(
+            {
+                "sentence": [
+                    "Мальчик читает интересную книгу каждый вечер дома.",
+                    "Мальчик читает интересную книгу каждый вечер дома!",
+                    "Совсем другое предложение про погоду в горах.",
+                ],
+                "domain": ["in_domain", hidden, "in_domain"],
+                "origin": ["train.csv:2", "test.csv:2", "train.csv:3"],
+                "group": ["a", "b", "c"],
+                "published": [True, True, True],
+                "published_test": [False, True, False],
+            }
+        )
+        groups.append(find_duplicates(frame, NearDuplicates()).group.tolist())
+    assert groups[0] == groups[1] == groups[2]
+    assert groups[0][1] == "b"  # with no train row: it groups as its domain is hidden

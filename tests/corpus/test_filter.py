@@ -96,8 +96,6 @@ def test_stage_measures_then_filters(tmp_path, rnc):
         out=str(tmp_path / "f.parquet"),
         rejected=str(tmp_path / "r.parquet"),
         report=str(tmp_path / "f.json"),
-        plot=str(tmp_path / "p.csv"),
-        plot_png=str(tmp_path / "p.png"),
         min_high_freq_share=0.3,
     )
     report = run_filter(params, tmp_path / "m.parquet")
@@ -112,8 +110,6 @@ def test_stage_measures_then_filters(tmp_path, rnc):
     assert kept["high_freq_share"].iloc[0] == pytest.approx(3 / 5)  # каждый, день unknown
     assert report == json.loads((tmp_path / "f.json").read_text())
     assert report["read"] == report["kept"] + sum(report["set_aside"].values()) == 3
-    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
-    assert (tmp_path / "p.csv").read_text().startswith("n_tokens,")  # corpus.plots' table
     # A stricter threshold needs no new measurement: the attributes are kept.
     stricter = with_overrides(params, min_high_freq_share=0.7)
     assert run_filter(stricter, tmp_path / "m.parquet")["kept"] == 0

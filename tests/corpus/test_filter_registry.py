@@ -74,8 +74,6 @@ def test_a_rule_defined_anywhere_joins_the_stage_in_its_order(no_digits, tmp_pat
         out=str(tmp_path / "f.parquet"),
         rejected=str(tmp_path / "r.parquet"),
         report=str(tmp_path / "f.json"),
-        plot=str(tmp_path / "p.csv"),
-        plot_png=str(tmp_path / "p.png"),
     )
     report = run_filter(settings, tmp_path / "m.parquet")
     assert report["set_aside"] == {"has_digits": 1}

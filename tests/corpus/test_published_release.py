@@ -56,6 +56,7 @@ def settings_in(tmp_path: Path, **params) -> Extract:
         out=str(tmp_path / "out.parquet"),
         rejected=str(tmp_path / "rejected.parquet"),
         report=str(tmp_path / "report.json"),
+        private_report=str(tmp_path / "private_report.json"),
         **params,
     )
 
@@ -95,6 +96,24 @@ def test_with_gold_the_test_rows_get_labels_and_domains(tmp_path):
     # the sentence in train and test: the test copy repeats the train row
     assert rejected["reason"].tolist() == ["duplicate"]
     assert rejected[["published_split", "published_id"]].values.tolist() == [["test", 1]]
+
+
+def test_a_gold_label_of_a_test_copy_never_decides_the_fate_of_a_train_row(tmp_path):
+    """Issue 32: with the gold, a test copy of a train sentence whose hidden label differs
+    set both aside as conflicting, so the public train split lost a row exactly when the
+    hidden label disagreed. A published test row conflicts with no label: the train row
+    is kept and the copy set aside as a repeat, whatever the gold says."""
+    flipped = GOLD.replace(
+        "1,Перемен еще не началось.,1,0,Book", "1,Перемен еще не началось.,0,Syntax,Book"
+    )
+    outcomes = []
+    for name, gold in (("same", GOLD), ("flipped", flipped)):
+        rows, rejected, _ = run(tmp_path / name, release(tmp_path / f"v1_{name}", gold))
+        outcomes.append((rows[rows["published_split"] == "train"]["sentence"].tolist(),
+                         rejected["reason"].tolist()))  # fmt: skip
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[1][1] == ["duplicate"]
+    assert "Перемен еще не началось." in outcomes[1][0]
 
 
 def test_an_unlabelled_copy_conflicts_with_no_label(tmp_path):

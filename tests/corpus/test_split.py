@@ -128,6 +128,7 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
         out=str(tmp_path / "in.parquet"),
         rejected=str(tmp_path / "r.parquet"),
         report=str(tmp_path / "x.json"),
+        private_report=str(tmp_path / "private_x.json"),
     )
     sources = [
         ExtractSource(path=str(shared_data / "rucola" / f), type="rucola_csv")

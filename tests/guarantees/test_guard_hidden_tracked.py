@@ -196,6 +196,7 @@ def built(base: Path, folder: Path, change: bool) -> Path:
         done = hide_differently(root, base)
         assert done["labels"] >= 4 and done["categories"] + done["sources"] >= 2, done
         assert done["moved"] >= 2, done
+        print(f"\ntest rows changed in the private sheets: {done}")
     sh("dvc", "repro", cwd=root)
     git("add", "-A", cwd=root)
     return root

@@ -272,6 +272,20 @@ def test_a_label_studio_task_without_an_id_is_named_by_its_position(run_cli, lab
     nothing_merged(label_studio)
 
 
+@pytest.mark.parametrize(
+    "deep", ["[" * 100_000 + "]" * 100_000, "[" + "[" * 5000 + "]" * 5000 + "]"]
+)
+def test_a_crowd_export_nested_too_deeply_is_one_line(run_cli, label_studio, deep):
+    """Issue 32 (as for the review's import): JSON too deep for the reader, or a task that
+    is a deeply nested list, was a RecursionError traceback; now one line naming the file."""
+    path = label_studio / "ls/stage1/results.json"
+    path.write_text(deep, encoding="utf-8")
+    code, _, stderr = run_cli("annotate", "merge", "--stage1", "ls/stage1", cwd=label_studio)
+    assert code == 1
+    one_error_line(stderr, "results.json", "not a Label Studio export")
+    nothing_merged(label_studio)
+
+
 # -- Toloka exports without INPUT:id ------------------------------------------------------
 
 

@@ -62,7 +62,15 @@ def test_the_check_fails_on_an_undeclared_or_unignored_output(tmp_path: Path):
     ignore = (root / ".gitignore").read_text(encoding="utf-8")
     (root / ".gitignore").write_text(ignore.replace("/reports/private/\n", ""), encoding="utf-8")
     found = problems(root)
-    reports = ("audit", "extract", "release", "split", "validation")
+    reports = (
+        "annotate_corpus",
+        "annotation",
+        "audit",
+        "extract",
+        "release",
+        "split",
+        "validation",
+    )
     assert found == [
         "baseline: reports/baseline.json is declared neither public nor private",
         *(f"private output reports/private/{name}.json is not ignored by git" for name in reports),

@@ -93,9 +93,20 @@ def run(tmp_path: Path, frame: pd.DataFrame, docs: bool = False, **overrides):
     path = tmp_path / "split.parquet"
     write_parquet(frame, path)
     report_path = tmp_path / "validation.json"
+    public_path = tmp_path / "public_validation.json"
     docs_dir = tmp_path / "docs" if docs else None
-    result = validate_split(path, params(**overrides), report_path, docs_dir)
-    report = json.loads(report_path.read_text(encoding="utf-8"))
+    result = validate_split(path, params(**overrides), public_path, docs_dir, report_path)
+    report = json.loads(report_path.read_text(encoding="utf-8"))  # the private report
+    public = json.loads(public_path.read_text(encoding="utf-8"))  # what git tracks
+    assert public == {
+        "success": report["success"],
+        "rows": report["rows"],
+        "expectations": [
+            {"name": e["name"], "success": e["success"]} for e in report["expectations"]
+        ],
+        "failed": report["failed"],
+        "evaluated": report["evaluated"],
+    }
     return result, report
 
 
