@@ -85,7 +85,10 @@ def bench_filter(tmp: Path) -> None:
     from rucola.settings import Extract, ExtractSource, Filter, Frequency
 
     settings = Extract(
-        out=str(tmp / "x.parquet"), rejected=str(tmp / "xr.parquet"), report=str(tmp / "x.json")
+        out=str(tmp / "x.parquet"),
+        rejected=str(tmp / "xr.parquet"),
+        report=str(tmp / "x.json"),
+        private_report=str(tmp / "xp.json"),
     )
     sources = [
         ExtractSource(path=str(shared_path / "rucola" / f), type="rucola_csv")
@@ -104,8 +107,6 @@ def bench_filter(tmp: Path) -> None:
             out=str(tmp / "f.parquet"),
             rejected=str(tmp / "fr.parquet"),
             report=str(tmp / "f.json"),
-            plot=str(tmp / "p.csv"),
-            plot_png=str(tmp / "p.png"),
         )
         start = time.perf_counter()
         run_filter(filter_settings, tmp / "m.parquet")
@@ -285,7 +286,10 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
     from rucola.settings import Extract, ExtractSource
 
     settings = Extract(
-        out=str(tmp / "l.parquet"), rejected=str(tmp / "lr.parquet"), report=str(tmp / "l.json")
+        out=str(tmp / "l.parquet"),
+        rejected=str(tmp / "lr.parquet"),
+        report=str(tmp / "l.json"),
+        private_report=str(tmp / "lp.json"),
     )
     corpora = [("synthetic, 3 annotators", tmp / "learner.m2")]
     _synthetic_m2(corpora[0][1], sentences)
