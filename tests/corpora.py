@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import pandas as pd
+
+if TYPE_CHECKING:
+    from rucola.settings import Split
 
 
 def corpus(n: int = 1000) -> pd.DataFrame:
@@ -34,3 +40,19 @@ def corpus(n: int = 1000) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def split_settings(folder: Path, **changes: Any) -> Split:
+    """The split stage's settings with every output under ``folder`` (a default left in
+    place would write into the repository's data/ and reports/), ``changes`` on top."""
+    from rucola.settings import Split
+
+    return Split(
+        out=str(folder / "split.parquet"),
+        rejected=str(folder / "split_rejected.parquet"),
+        report=str(folder / "split.json"),
+        private_report=str(folder / "private_split.json"),
+        plot=str(folder / "token_lengths.csv"),
+        plot_png=str(folder / "token_lengths.png"),
+        **changes,
+    )

@@ -83,3 +83,41 @@ def problems(root: Path) -> list[str]:
         if out is not None and out.access != "public":
             found.append(f"git tracks {file}, of the {out.access} output {out.path}")
     return found
+
+
+HASH_KEYS = {"md5", "size", "nfiles", "hash"}
+
+
+def hash_free(entry: object) -> object:
+    """A dvc.lock entry with every hash left out (md5, size, nfiles)."""
+    if isinstance(entry, dict):
+        return {k: hash_free(v) for k, v in entry.items() if k not in HASH_KEYS}
+    if isinstance(entry, list):
+        return [hash_free(v) for v in entry]
+    return entry
+
+
+def lock_differences(a: Path, b: Path, allowed: set[str]) -> list[str]:
+    """Where the dvc.lock files of two builds differ other than in the hash of a private
+    output (declared in ``a``'s dvc.yaml) or of a path in ``allowed`` (salted folders and
+    their keyed fingerprints), each named by stage and path."""
+    import yaml
+
+    allowed = allowed | {o.path for o in declared_outputs(a) if o.access == "private"}
+    first = yaml.safe_load((a / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    second = yaml.safe_load((b / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    if sorted(first) != sorted(second):
+        return [f"stages {sorted(set(first) ^ set(second))}"]
+    found = []
+    for stage in sorted(first):
+        if hash_free(first[stage]) != hash_free(second[stage]):
+            found.append(f"{stage}: more than hashes")
+            continue
+        for kind in ("deps", "outs"):
+            pairs = zip(first[stage].get(kind, []), second[stage].get(kind, []), strict=True)
+            found += [
+                f"{stage}: {kind} {one['path']}"
+                for one, two in pairs
+                if one != two and one["path"] not in allowed
+            ]
+    return found

@@ -7,11 +7,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+from corpora import split_settings
 
 from rucola.corpus.dedup import exact_roots, loose_key, lsh_bands, near_roots, shingles
 from rucola.corpus.filters.duplicates import find_duplicates
 from rucola.corpus.measure import measure
-from rucola.settings import Filter, Frequency, NearDuplicates, Split
+from rucola.settings import Filter, Frequency, NearDuplicates
 
 SETTINGS = NearDuplicates(enabled=True, threshold=0.7, shingle=5, num_perm=64, seed=42)
 BASE = "Студенты сдали последний экзамен и уехали домой на поезде"
@@ -181,16 +182,8 @@ def test_near_duplicate_pairs_never_straddle_splits(tmp_path: Path):
     report = run_filter(filtered, tmp_path / "m.parquet")
     assert report["kept"] == len(rows)  # minimal pairs are grouped, not dropped
     assert report["duplicates"]["clusters"] >= 20  # one per subject and place
-    split = Split(
-        out=str(tmp_path / "s.parquet"),
-        rejected=str(tmp_path / "s_rejected.parquet"),
-        report=str(tmp_path / "s.json"),
-        private_report=str(tmp_path / "s_private.json"),
-        plot=str(tmp_path / "s_lengths.csv"),
-        plot_png=str(tmp_path / "s_lengths.png"),
-    )
-    run_split(split, filtered.out)
-    result = pq.read_table(tmp_path / "s.parquet").to_pandas().set_index("sentence")
+    run_split(split_settings(tmp_path), filtered.out)
+    result = pq.read_table(tmp_path / "split.parquet").to_pandas().set_index("sentence")
     assert set(result["split"]) == {"train", "validation", "test"}
     straddling = 0
     for i in range(0, len(rows), 2):

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from corpora import corpus
+from corpora import corpus, split_settings
 from headline_reports import reports, write_reports
 
 from rucola.corpus.split import run_split
 from rucola.io import write_parquet
-from rucola.settings import Split
 
 Change = Callable[[pd.DataFrame], None]
 CATEGORIES = ["Morphology", "Syntax", "Semantics"]
@@ -61,25 +60,16 @@ def split_outputs(root: Path, rows: pd.DataFrame, pin: Path | None) -> dict[str,
     headline drawn from its report: every file git would track of them."""
     root.mkdir(parents=True)
     write_parquet(rows, root / "in.parquet")
-    settings = Split(
-        out=str(root / "split.parquet"),
-        rejected=str(root / "rejected.parquet"),
-        report=str(root / "reports/split.json"),
-        private_report=str(root / "private/split.json"),
-        plot=str(root / "reports/lengths.csv"),
-        plot_png=str(root / "reports/lengths.png"),
-        pin=[str(pin)] if pin else [],
-    )
-    run_split(settings, root / "in.parquet")
+    run_split(split_settings(root, pin=[str(pin)] if pin else []), root / "in.parquet")
     return {
         name: (root / name).read_bytes()
-        for name in ("reports/split.json", "reports/lengths.csv", "reports/lengths.png")
+        for name in ("split.json", "token_lengths.csv", "token_lengths.png")
     }
 
 
 def headline_bytes(run_cli, root: Path) -> bytes:
     contents = copy.deepcopy(reports())
-    contents["reports/split.json"] = json.loads((root / "reports/split.json").read_text())
+    contents["reports/split.json"] = json.loads((root / "split.json").read_text())
     write_reports(root, contents)
     code, _, err = run_cli("summarize", "--params", "params.yaml", cwd=root)
     assert code == 0, err
@@ -115,7 +105,7 @@ def test_what_test_rows_hide_changes_no_byte_the_split_or_the_headline_show(
         tmp_path / "before/split.parquet"
     ).read_bytes()
     assert outputs["after"] == outputs["before"], hidden
-    private = [(tmp_path / n / "private/split.json").read_bytes() for n in ("before", "after")]
+    private = [(tmp_path / n / "private_split.json").read_bytes() for n in ("before", "after")]
     assert private[0] != private[1]
 
 

@@ -15,14 +15,13 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from corpora import corpus
+from corpora import corpus, split_settings
 from test_build import PARAMS, typed, write_input
 
 from rucola.corpus.split import run_split
 from rucola.io import OWNER_FILE, file_sha256, write_parquet
 from rucola.release.build import build_release
 from rucola.release.compat import export_rucola_csv
-from rucola.settings import Split
 
 HIDDEN = ["label", "error_type", "domain", "detailed_source"]
 # |z| of a rank test above this: the feature separates the classes (p < 0.0005, two-sided)
@@ -47,14 +46,7 @@ def split_corpus(tmp_path: Path) -> pd.DataFrame:
     frame["mark"] = ""
     frame["origin"] = [f"test:{i}" for i in range(len(frame))]
     write_parquet(frame, tmp_path / "filtered.parquet")
-    settings = Split(
-        out=str(tmp_path / "split.parquet"),
-        rejected=str(tmp_path / "split_rejected.parquet"),
-        report=str(tmp_path / "split.json"),
-        private_report=str(tmp_path / "private_split.json"),
-        plot=str(tmp_path / "token_lengths.csv"),
-        plot_png=str(tmp_path / "token_lengths.png"),
-    )
+    settings = split_settings(tmp_path)
     run_split(settings, tmp_path / "filtered.parquet")
     return pd.read_parquet(tmp_path / "split.parquet")
 

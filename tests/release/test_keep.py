@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from corpora import split_settings
 from release_params import RELEASE_PARAMS as PARAMS
 from test_build import split_frame, tree, write_input
 
@@ -20,7 +21,6 @@ from rucola.io import write_parquet
 from rucola.ownership import ATTRIBUTE, BOOKKEEPING
 from rucola.params import load_settings
 from rucola.release.keep import keep_release
-from rucola.settings import Split
 
 KEPT = Path("data/releases/v1.0.0")
 
@@ -207,17 +207,9 @@ def test_pinning_a_kept_release_keeps_every_split_and_id(project, run_cli, tmp_p
     new = grown.iloc[[0]].assign(sentence="Совсем новое предложение для версии 1.1.", group="n")
     write_parquet(pd.concat([grown, new], ignore_index=True), project / "in.parquet")
     work = tmp_path_factory.mktemp("split")
-    settings = Split(
-        out=str(work / "out.parquet"),
-        rejected=str(work / "rejected.parquet"),
-        report=str(work / "split.json"),
-        private_report=str(work / "private_split.json"),
-        plot=str(work / "token_lengths.csv"),
-        plot_png=str(work / "token_lengths.png"),
-        pin=[str(project / KEPT / "rucola")],
-    )
+    settings = split_settings(work, pin=[str(project / KEPT / "rucola")])
     report = run_split(settings, project / "in.parquet")
-    after = pd.read_parquet(work / "out.parquet").set_index("sentence")
+    after = pd.read_parquet(work / "split.parquet").set_index("sentence")
     for sentence, split, id_ in zip(before["sentence"], before["split"], before["id"], strict=True):
         assert (after.at[sentence, "split"], after.at[sentence, "id"]) == (split, id_), sentence
     assert report["pin"]["matched_by_pin"] == len(before) and report["pin"]["removed"] == 0
