@@ -25,6 +25,7 @@ import pandas as pd
 from rucola.corpus import schema
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
+from rucola.csvfile import locate_error
 from rucola.errors import RucolaError, check_header
 from rucola.settings import ExtractSource
 
@@ -45,8 +46,18 @@ def is_published_layout(folder: Path) -> bool:
 
 
 def _records(path: Path, encoding: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
-    """(line of the record's start, record) for every CSV record; checks the header."""
-    reader = csv.DictReader(io.StringIO(read_text(path, encoding)))
+    """(line of the record's start, record) for every CSV record; checks the header. A
+    cell over the csv module's field limit, or quoting it cannot read, is one line naming
+    the file and line (``rucola.csvfile``), never a traceback."""
+    text = read_text(path, encoding)
+    try:
+        yield from _read_records(text, path, required)
+    except csv.Error as exc:
+        raise locate_error(path, text) or RucolaError(f"unreadable CSV: {exc}", path) from None
+
+
+def _read_records(text: str, path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
+    reader = csv.DictReader(io.StringIO(text))
     fieldnames = check_header(list(reader.fieldnames or []), path, max(reader.line_num, 1))
     reader.fieldnames = fieldnames
     missing = [c for c in required if c not in fieldnames]

@@ -142,3 +142,14 @@ def test_a_published_folder_is_recognised_without_a_type(tmp_path):
     folder = release(tmp_path / "v1")
     report = extract(settings_in(tmp_path, deduplicate=False), [ExtractSource(path=str(folder))])
     assert report["read"] == 8 and report["files"] == [str(folder)]
+
+
+def test_a_cell_beyond_the_csv_field_limit_is_one_line_naming_file_and_line(tmp_path):
+    """Issue 32: a published file with a cell over the csv module's field limit (a quote
+    left open, say) was a ``_csv.Error`` traceback at extraction; now one line."""
+    folder = release(tmp_path / "v1")
+    huge = "Очень " * 30_000
+    (folder / "in_domain_dev.csv").write_text(DEV + f'1,"{huge}",1,0,Book\n', encoding="utf-8")
+    with pytest.raises(RucolaError) as caught:
+        run(tmp_path / "out", folder)
+    assert "in_domain_dev.csv:3" in str(caught.value) and "longer than" in str(caught.value)
