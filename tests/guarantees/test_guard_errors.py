@@ -86,12 +86,14 @@ def filter_params(folder: Path, **near_duplicates: Any) -> Path:
                 "out": "out/filtered.parquet",
                 "rejected": "out/rejected.parquet",
                 "report": "out/filter.json",
-                "plot": "out/lengths.csv",
-                "plot_png": "out/lengths.png",
                 "near_duplicates": {"enabled": True, **near_duplicates},
             },
         },
     )
+
+
+SPLIT_OUTPUTS = ("split.parquet", "rejected.parquet", "split.json", "private_split.json",
+                 "lengths.csv", "lengths.png")  # fmt: skip
 
 
 def split_params(folder: Path, out: str = "out") -> Path:
@@ -99,9 +101,15 @@ def split_params(folder: Path, out: str = "out") -> Path:
         folder,
         {
             "filter": {"out": "filtered.parquet"},  # what split reads
-            "split": {
-                "out": f"{out}/split.parquet",
-                "report": f"{out}/split.json",
+            "split": {  # every output under ``out``: a default would write into reports/
+                **{
+                    key: f"{out}/{name}"
+                    for key, name in zip(
+                        ("out", "rejected", "report", "private_report", "plot", "plot_png"),
+                        SPLIT_OUTPUTS,
+                        strict=True,
+                    )
+                },
             },
         },
     )
@@ -467,7 +475,9 @@ def test_a_real_full_disk_is_one_line_and_the_previous_outputs_stay(run_cli, tmp
         code, _, stderr = run_cli("split", cwd=disk)
         assert code == 1
         line = one_error_line(stderr)
-        assert line.startswith("error: out/split.parquet: No space left on device"), line
+        # the first output the split writes (the plot, then the rows) is the one named
+        named = [f"error: out/{n}: No space left on device" for n in SPLIT_OUTPUTS]
+        assert any(line.startswith(n) for n in named), line
         assert snapshot(disk) == before
 
 
@@ -484,7 +494,8 @@ def test_a_real_read_only_mount_is_one_line(run_cli, tmp_path):
         code, _, stderr = run_cli("split", cwd=tmp_path)
         assert code == 1
         line = one_error_line(stderr)
-        assert f"{tmp_path}/out/split.parquet: Read-only file system" in line, line
+        named = [f"{tmp_path}/out/{n}: Read-only file system" for n in SPLIT_OUTPUTS]
+        assert any(n in line for n in named), line
         assert not any((tmp_path / "out").iterdir())
 
 
