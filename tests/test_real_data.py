@@ -71,8 +71,11 @@ def test_foundation_checks_with_artefacts_kept(run_cli, tmp_path, shared_data):
     assert code == 1
     validation = json.loads((tmp_path / "reports/validation.json").read_text())
     assert validation["success"] is False
+    failed = [e for e in validation["expectations"] if not e["success"]]
+    assert failed and all(set(e) == {"name", "success"} for e in failed)  # public: no rows
+    private = json.loads((tmp_path / "reports/private/validation.json").read_text())
     named = {
-        row["sentence"] for e in validation["expectations"] if not e["success"] for row in e["rows"]
+        row["sentence"] for e in private["expectations"] if not e["success"] for row in e["rows"]
     }
     assert len(named) == 1 and ALTERNATION in next(iter(named))
     assert ALTERNATION in stderr

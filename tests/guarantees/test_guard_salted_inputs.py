@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pandas as pd
 import yaml
 from guards import one_error_line, snapshot
 
@@ -84,7 +88,8 @@ def test_a_salted_folder_is_fingerprinted_by_one_keyed_hash(run_cli, tmp_path):
     text = record.read_text(encoding="utf-8")
     for digest in (hashlib.sha256(errata).hexdigest(), hashlib.md5(errata).hexdigest()):  # noqa: S324
         assert digest not in text
-    assert str(len(errata)) not in text
+    # the size as a number of its own (inside the hex of the HMAC its digits may occur)
+    assert not re.search(rf"(?<![0-9a-f]){len(errata)}(?![0-9a-f])", text)
     # the same files, another salt: another fingerprint; a changed file: another one too
     first = data["keyed"]
     (root / "data/raw/errata/v1.1.csv").write_text(ERRATA + "\n", encoding="utf-8")
@@ -106,3 +111,43 @@ def test_the_brute_force_of_issue_32_has_nothing_to_work_on(run_cli, tmp_path):
         hashlib.sha256(b"v1.1.csv\0" + guess).hexdigest(),
     }
     assert not any(c in tracked for c in candidates)  # ...and matches nothing tracked
+
+
+def _guess_script(root: Path) -> subprocess.CompletedProcess[str]:
+    script = Path(__file__).parents[2] / "scripts/guess_private_hashes.py"
+    command = [sys.executable, str(script), "--root", str(root), "--errata", "errata"]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def test_the_brute_force_script_finds_an_unsalted_errata_file_and_no_salted_one(run_cli, tmp_path):
+    """scripts/guess_private_hashes.py (the closing note's figures) finds a one-row errata
+    file of `audit import`'s template by its md5 in a tracked file, and nothing once the
+    same file's only tracked hash is its salted folder's keyed fingerprint."""
+    root = tmp_path
+    (root / "data/release/rucola/default").mkdir(parents=True)
+    test = pd.DataFrame({"id": [7, 8, 9], "sentence": ["Раз.", "Два.", "Три."]})
+    test.to_parquet(root / "data/release/rucola/default/test.parquet", index=False)
+    (root / "errata").mkdir()
+    guessable = (
+        b"split,domain,id,field,new,reason,old\n"
+        b"test,in_domain,8,label,0,review: relabel by 2 of 3,1\n"
+        b"test,in_domain,8,error_type,Syntax,review: relabel by 2 of 3,\n"
+    )
+    (root / "errata/review.csv").write_bytes(guessable)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    # what `dvc add errata/review.csv` would commit: the file's own md5
+    digest = hashlib.md5(guessable).hexdigest()  # noqa: S324
+    (root / "review.csv.dvc").write_text(f"outs:\n- md5: {digest}\n  path: review.csv\n")
+    subprocess.run(["git", "add", "review.csv.dvc"], cwd=root, check=True)
+    found = _guess_script(root)
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "among the guesses: 1" in found.stdout and "hits: 1 among the guesses" in found.stdout
+    # salted instead: the tracked record is the keyed fingerprint
+    subprocess.run(["git", "rm", "-q", "--cached", "review.csv.dvc"], cwd=root, check=True)
+    (root / "params.yaml").write_text(yaml.safe_dump({"extract": {"errata": ["errata"]}}))
+    assert run_cli("salt", "errata", cwd=root)[0] == 0
+    assert run_cli("track", "extract.errata", "errata", cwd=root)[0] == 0
+    subprocess.run(["git", "add", "reports"], cwd=root, check=True)
+    clean = _guess_script(root)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "among the guesses: 1" in clean.stdout and "hits: 0 among the guesses, 0" in clean.stdout

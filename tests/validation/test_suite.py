@@ -150,6 +150,7 @@ def test_valid_frame_passes_and_records_the_hash(tmp_path):
     # no temporary folders left next to the docs or the report
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "docs",
+        "public_validation.json",
         "split.parquet",
         "validation.json",
     ]
