@@ -44,6 +44,7 @@ from rucola.generation.shards import ShardStore, shard_seed
 from rucola.generation.sources import Skipped, read_source
 from rucola.io import stable_hash, write_parquet
 from rucola.names import child
+from rucola.ownership import file_sha256
 from rucola.settings import Generate
 from rucola.stage import StageRun
 
@@ -222,7 +223,12 @@ def generate(
     if not cfg.enabled:
         with run:
             write_parquet(CANDIDATE_SCHEMA.empty_table(), run.path(out))
-            return run.finish(generator=name, enabled=False, candidates=0)
+            return run.finish(
+                generator=name,
+                enabled=False,
+                candidates=0,
+                candidates_sha256=file_sha256(run.path(out)),
+            )
 
     started = time.perf_counter()
     skipped: list[Skipped] = []
@@ -265,6 +271,9 @@ def generate(
         table, repeats = _deduplicate(table)
         report = _account(run, shards, store, table, repeats)
         write_parquet(table, run.path(out))
+        # merge_candidates depends on the reports, not on the folder of candidates, which
+        # other configurations fill: this hash is how it sees the candidates change
+        report["candidates_sha256"] = file_sha256(run.path(out))
         report = run.finish(
             generator=name,
             enabled=True,

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rucola.errors import RucolaError
+from rucola.gitignore import ignore_in_git
 from rucola.io import plain_folder_mode
 from rucola.names import resolved_inside_repository
 from rucola.ownership import (
@@ -231,6 +232,7 @@ def keep_release(params: Params, version: str, root: str | Path = KEPT_ROOT) -> 
         plain_folder_mode(staging)  # mkdtemp made it 0700; the private folder keeps its own
         if target.exists():  # appeared while copying: still never replaced
             raise RucolaError(f"v{version} is already kept", target)
+        ignore_in_git(target)  # the gold is inside: out of git before it appears there
         os.rename(staging, target)
     finally:
         if staging.exists():

@@ -17,6 +17,7 @@ COPY = [
     "configs",
     "data/sample",
     "reports/inputs",
+    "reports/generate/README.md",  # merge_candidates depends on the folder, generators or not
     # and every folder pyproject's package-dir maps into rucola (see copy_project)
     ".dvc/config",
     ".dvc/.gitignore",

@@ -19,7 +19,17 @@ from dvc_project import checked, copy_project
 from rucola.dev import pipeline
 from rucola.dev.__main__ import main
 from rucola.dev.imports import ROOT, command_modules, modules
-from rucola.dev.wiring import PACKAGE_DATA, Stage, code_deps, data, item, note, render, report
+from rucola.dev.wiring import (
+    PACKAGE_DATA,
+    Stage,
+    code_deps,
+    data,
+    item,
+    note,
+    private,
+    render,
+    report,
+)
 
 
 def committed() -> dict:
@@ -56,14 +66,15 @@ def test_render_keeps_flags_comments_and_quotes():
         "s",
         ("rucola split --out x", "--report y"),
         deps=(item("a: b", "why"), note("a note")),
-        outs=(report("${o}", "kept in git", persist=True),),
+        outs=(report("${o}", "kept in git", x_label="n"), private("${q}")),
     )
     text = render("head", [stage], (item("${p}", template="simple", y=["a", "b"]),), "plots")
     loaded = yaml.safe_load(text)["stages"]["s"]
     assert loaded["cmd"] == "rucola split --out x --report y"
     assert loaded["deps"][0] == "a: b"  # quoted, not a mapping
     assert loaded["outs"] == [
-        {"${o}": {"cache": False, "meta": {"access": "public"}, "persist": True}}
+        {"${o}": {"cache": False, "persist": True, "meta": {"access": "public"}, "x_label": "n"}},
+        {"${q}": {"meta": {"access": "private"}, "remote": "private"}},
     ]
     assert "# why" in text and "# a note" in text and "# kept in git" in text
     assert yaml.safe_load(text)["plots"] == [{"${p}": {"template": "simple", "y": ["a", "b"]}}]

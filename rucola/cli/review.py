@@ -59,9 +59,12 @@ def import_(
     the folder is salted (`rucola salt`), so that no hash git tracks can be tested against
     a guess of the file; name the folder in `extract.errata` and `dvc add` it, never git."""
     from rucola.curation.review import import_lines, import_review
+    from rucola.gitignore import ignore_in_git
     from rucola.salt import salt
 
     params = read_settings(params_file)
+    if errata.parent.resolve() != Path.cwd().resolve():
+        ignore_in_git(errata.parent)  # the errata are private before DVC tracks them
     result = import_review(export_file, errata, params, undecided, queue)
     for line in import_lines(result):
         out.print(line, markup=False, soft_wrap=True)

@@ -58,10 +58,12 @@ def salt_folder(
     length), so that no hash git tracks of it (dvc.lock, its .dvc file, reports/inputs/)
     can be recomputed from a guess of its files; then `dvc add FOLDER` and name the folder
     in params. An existing salt is kept."""
+    from rucola.gitignore import ignore_in_git
     from rucola.names import check_output_path, inside_repository
     from rucola.salt import salt
 
     normal = check_output_path(inside_repository(folder, "salt"), "FOLDER", "command line")
+    ignore_in_git(normal)  # private from now on: never one `git add -A` away from git
     target, written = salt(normal)
     verb = "salted" if written else "already salted"
     out.print(f"salt: {normal} {verb} ({target.as_posix()}); `dvc add {normal}`", markup=False)

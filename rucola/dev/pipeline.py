@@ -154,11 +154,12 @@ extract.out), each under the key of the stage that writes it, so a path is writt
             "merge_candidates",
             "rucola merge-candidates",
             deps=(
+                item("reports/inputs/generate.generators", "what each generator read"),
                 item(
-                    "reports/inputs/generate.generators",
-                    "after track_index, which makes the folder below",
+                    "${generate.report_dir}",
+                    "what each wrote: its report holds its candidates' sha256 (git-tracked, "
+                    "so never another configuration's file, as ${generate.out_dir} would be)",
                 ),
-                "${generate.out_dir}",
             ),
             params=("generate.generators", "generate.merge"),
             outs=(

@@ -52,25 +52,31 @@ def item(path: str, comment: str = "", **flags: Any) -> Entry:
 # release, computed from the public form of rows only; private ones live in the DVC cache
 # and its (private) remote, never in git. tests/guarantees/test_guard_tracked_files.py
 # holds every git-tracked file to a public output and every private one to .gitignore.
+# A cached output also names the DVC remote of its access (``remote: public|private``, two
+# remotes in .dvc/config; the default, for what `dvc add` tracks, is the private one), so
+# `dvc push` sends nothing private where the public may read.
 ACCESS = "access"
 PUBLIC, PRIVATE = "public", "private"
 
 
 def report(path: str, comment: str = "", **flags: Any) -> Entry:
     """A public output kept in git rather than the DVC cache (reports, plots,
-    fingerprints): computed from what is public of a row only."""
-    return item(path, comment, cache=False, meta={ACCESS: PUBLIC}, **flags)
+    fingerprints): computed from what is public of a row only. ``persist``: DVC leaves it
+    in place while its stage runs (rucola replaces it atomically at the end), so a failed or
+    killed ``dvc repro`` never leaves a committed report deleted; the price is that DVC's
+    run cache skips such a stage (README, "Reports survive a failed run")."""
+    return item(path, comment, cache=False, persist=True, meta={ACCESS: PUBLIC}, **flags)
 
 
 def public(path: str, comment: str = "") -> Entry:
     """A public output in the DVC cache (the release folders: published, not in git)."""
-    return item(path, comment, meta={ACCESS: PUBLIC})
+    return item(path, comment, meta={ACCESS: PUBLIC}, remote=PUBLIC)
 
 
 def private(path: str, comment: str = "") -> Entry:
-    """A private output: DVC cache and remote only, never in git (rows with hidden
-    labels, private reports, the gold)."""
-    return item(path, comment, meta={ACCESS: PRIVATE})
+    """A private output: DVC cache and private remote only, never in git (rows with
+    hidden labels, private reports, the gold)."""
+    return item(path, comment, meta={ACCESS: PRIVATE}, remote=PRIVATE)
 
 
 def access(entry: Entry | str) -> str | None:

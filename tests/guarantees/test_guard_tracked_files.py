@@ -54,7 +54,8 @@ def test_the_check_fails_on_an_undeclared_or_unignored_output(tmp_path: Path):
     text = (root / "dvc.yaml").read_text(encoding="utf-8")
     # the baseline report, declared by nothing; the private reports, no longer ignored
     declared = (
-        "      - ${baseline.report}:\n          cache: false\n          meta: {access: public}"
+        "      - ${baseline.report}:\n          cache: false\n          persist: true\n"
+        "          meta: {access: public}"
     )
     assert declared in text
     text = text.replace(declared, "      - ${baseline.report}:\n          cache: false")
