@@ -54,7 +54,9 @@ bench: $(VENV)/.full
 # failed step up to here leaves the git tree clean and the command can simply be run
 # again), keep the published release in data/releases/vX.Y.Z/ (public folder, CSV layout,
 # private gold and ledger; the next version pins it: its ids are permanent) as a DVC-tracked
-# input, then commit the changelog with its .dvc file and tag the git tree. Should a step
+# input (data/releases/.gitignore names it: git never holds it, DVC sees its .dvc file), then
+# commit the changelog with its .dvc file and tag the git tree. `dvc push` sends each file to
+# the remote its access names (.dvc/config: public, and private, the default). Should a step
 # after publish fail, run the remaining lines by hand: the version is already on the Hub.
 KEPT := data/releases/v$(VERSION)
 release: $(VENV)/.base
@@ -65,7 +67,7 @@ release: $(VENV)/.base
 	rucola release publish --repo-id $(REPO) --version $(VERSION) $(if $(PRIVATE),--private-repo-id $(PRIVATE))
 	rucola release keep --version $(VERSION)
 	dvc add $(KEPT) && dvc push $(KEPT).dvc
-	git add release/CHANGELOG.md $(KEPT).dvc && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md $(KEPT).dvc
+	git add release/CHANGELOG.md $(KEPT).dvc data/releases/.gitignore && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md $(KEPT).dvc data/releases/.gitignore
 	git tag -a v$(VERSION) -m "Release v$(VERSION)"
 
 # Rewrite every file derived from the code and the schema: dvc.yaml (each stage's code deps

@@ -67,13 +67,13 @@ def write_params(root: Path, **changes: object) -> None:
 
 
 def write_errata(root: Path, shared: Path) -> None:
-    """One erratum on a published train row: its label flipped, with the reason."""
+    """One erratum on a published train row: an unacceptable row relabelled acceptable
+    (which clears its category), with the reason."""
     train = pd.read_csv(shared / "rucola/in_domain_train.csv")
-    row = train.iloc[0]
-    old = int(row["acceptable"])
+    row = train[train["acceptable"] == 0].iloc[0]
     lines = [
         ["split", "domain", "id", "field", "new", "reason", "old"],
-        ["train", "in_domain", int(row["id"]), "label", 1 - old, "test erratum", old],
+        ["train", "in_domain", int(row["id"]), "label", 1, "test erratum", 0],
     ]
     with (root / "data/raw/errata/v1.1.csv").open("w", encoding="utf-8", newline="") as f:
         csv.writer(f, lineterminator="\n").writerows(lines)
@@ -97,7 +97,7 @@ def maintained(shared_data: Path, tmp_path_factory) -> dict[str, object]:
     for name in [*PUBLISHED, "sample_submission.csv"]:
         shutil.copy2(shared_data / "rucola" / name, published / name)
     (root / "data/raw/sheets").mkdir()
-    write_sheet(root / "data/raw/sheets/new.csv", FIVE)
+    write_sheet(root / "data/raw/sheets/new.tsv", FIVE)
     sh("rucola", "salt", "data/raw/errata", cwd=root)
     write_errata(root, shared_data)
     for folder in ("rucola_v1", "sheets", "errata"):
