@@ -236,11 +236,11 @@ def _duplicates(node: yaml.Node | None, loc: tuple[str | int, ...] = ()) -> list
     return problems
 
 
-def _problems(data: Any) -> tuple[list[Problem], Params | None]:
+def _problems(data: Any, schema: type[Params] = Params) -> tuple[list[Problem], Params | None]:
     try:
-        model = Params.model_validate(data)
+        model = schema.model_validate(data)
     except ValidationError as exc:
-        return problems_of(exc), None
+        return problems_of(exc, schema), None
     return cross_problems(model) + _path_and_name_problems(model), model
 
 
@@ -266,16 +266,17 @@ def with_overrides(
         raise RucolaError(f"{(names or {}).get(key, key)}: {text}", hint=problem.hint) from None
 
 
-def load_settings(path: str | Path | None = None) -> Params:
+def load_settings(path: str | Path | None = None, schema: type[Params] = Params) -> Params:
     """The params a command runs on, as the schema's typed model, every key filled in.
 
     ``path`` None: ``params.yaml`` in the working directory if there is one, else the
     schema's defaults. A path that is given must exist. Any problem is a ``RucolaError``
     naming the file, the line and the dotted key (the first in file order, and how many
-    more there are)."""
+    more there are). ``schema``: a subclass of ``Params`` (``python -m rucola.dev check``
+    holds ``params.yaml`` to the schema it generates from, which a test extends)."""
     if path is None:
         if not Path(PARAMS_FILE).exists():
-            return Params()
+            return schema()
         path = PARAMS_FILE
     path = Path(path)
     root, data = _parse(_read(path), path)
@@ -289,7 +290,7 @@ def load_settings(path: str | Path | None = None) -> Params:
         )
     problems = _duplicates(root)
     if not problems:
-        problems, params = _problems(data)
+        problems, params = _problems(data, schema)
         if params is not None and not problems:
             return params
     raise _error(problems, root, path)

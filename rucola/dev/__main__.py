@@ -2,7 +2,9 @@
 
 ``generate`` writes what is stale and names it; ``check`` writes nothing and exits 1
 naming each stale file (``make lint``, CI), so a change to the code or the schema that
-leaves a derived file behind cannot be committed unnoticed.
+leaves a derived file behind cannot be committed unnoticed. ``params.yaml`` is the
+exception: the user's (and DVC's) file, checked by what it says and never given back the
+generated values (``rucola.dev.user_params``).
 """
 
 from __future__ import annotations
