@@ -3,7 +3,8 @@
 A generator's ``model`` is a local folder, a Hugging Face id already in the local cache, or
 one of EasyNMT's aliases (``opus-mt``, ``m2m_100_418M``, ``m2m_100_1.2B``, ``mbart50_m2m``,
 ...), so configurations written for EasyNMT keep working. Nothing is downloaded at run
-time: a model that is neither a folder nor cached is an error that says how to fetch it.
+time: a model that is neither a folder nor cached is an error naming the local path it
+looked for (an alias: the Hugging Face id to fetch).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ SEQ2SEQ_FAMILIES = {"marian", "m2m_100", "mbart", "t5", "mt5"}
 
 @dataclass(frozen=True)
 class ResolvedModel:
-    """A model on local disk: its folder, the id recorded on candidates, and its family."""
+    """A model on local disk: its folder, the name candidates record (the params value as
+    written: see :func:`resolve_model`), and its family."""
 
     path: Path
     model_id: str
@@ -75,7 +77,14 @@ def _family(path: Path, generator: str) -> str:
 
 
 def resolve_model(spec: str, generator: str, src_lang: str, tgt_lang: str) -> ResolvedModel:
-    """Find ``spec`` on local disk; errors name the generator and what was looked for."""
+    """Find ``spec`` on local disk; errors name the generator and what was looked for.
+
+    The candidates record ``spec`` as the params give it (a relative path, an alias, an
+    id), never the folder it resolved to: an absolute path would put this machine's layout
+    into the data, and the same params would record different names on another machine.
+    A spec that reads as a path (``models/opus-mt``, which is also an ``org/name`` id) and
+    is found nowhere is a missing local folder, named as such: models come from local
+    paths, so only an alias (a Hugging Face name for sure) is told how to download."""
     local = Path(spec).expanduser()
     if local.is_dir():
         return ResolvedModel(local, spec, _family(local, generator))
@@ -96,12 +105,21 @@ def resolve_model(spec: str, generator: str, src_lang: str, tgt_lang: str) -> Re
 
         folder = Path(snapshot_download(model_id, local_files_only=True))
     except (LocalEntryNotFoundError, ValueError, OSError) as exc:
+        if spec in ALIASES:
+            raise RucolaError(
+                f"generator '{generator}': alias '{spec}' is model '{model_id}', which is not "
+                "in the local Hugging Face cache",
+                hint=f"download it once with `hf download {model_id}`, or set model to the "
+                "local folder that holds it",
+            ) from exc
         raise RucolaError(
-            f"generator '{generator}': model '{model_id}' is not a local folder and not in "
-            "the Hugging Face cache",
-            hint=f"download it once with `hf download {model_id}` or point model at a folder",
+            f"generator '{generator}': model folder not found (nor is '{spec}' a Hugging "
+            "Face id in the local cache)",
+            local,
+            hint="models are read from local paths: put the model's folder there, or set "
+            "model to the folder that holds it",
         ) from exc
-    return ResolvedModel(folder, model_id, _family(folder, generator))
+    return ResolvedModel(folder, spec, _family(folder, generator))
 
 
 def target_language_token(model: ResolvedModel, tgt_lang: str) -> str | None:

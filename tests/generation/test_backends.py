@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -152,3 +153,54 @@ def test_ctranslate2_out_of_memory_halves_the_budget(tmp_path: Path, tiny_models
     monkeypatch.setattr(backend, "_run", small_memory)
     assert backend.generate(texts, 1) == expected
     assert backend.stats["oom_retries"] == 2 and backend.max_batch_tokens == 1024
+
+
+def test_the_generator_column_holds_the_model_as_params_name_it(
+    tmp_path: Path, sources, generate_params, tiny_models, monkeypatch
+):
+    """A relative model path stays relative in the data (issue 33, 10): the folder it
+    resolves to is this machine's layout, not the generator's name."""
+    import shutil
+
+    shutil.copytree(tiny_models["marian"], tmp_path / "models/opus-mt-tiny")
+    monkeypatch.chdir(tmp_path)
+    generator = {
+        "method": "translation",
+        "model": "models/opus-mt-tiny",
+        "backend": "transformers",
+        "sources": ["Par"],
+        "decoding": {"strategy": "greedy", **SHORT},
+    }
+    rows = _run(tmp_path, sources, generate_params, generator)
+    assert rows
+    assert {r["generator"] for r in rows} == {"models/opus-mt-tiny"}
+    report = json.loads((tmp_path / "reports/g.json").read_text(encoding="utf-8"))
+    assert list(report["by_generator"]) == ["models/opus-mt-tiny"]
+
+
+def test_an_alias_is_recorded_as_the_alias_not_the_cached_folder_or_id(
+    tmp_path: Path, sources, generate_params, tiny_models, monkeypatch
+):
+    """``opus-mt`` found in the Hugging Face cache (laid out as ``hf download`` leaves it)
+    is recorded as ``opus-mt``, the value params give: not the snapshot folder (a machine
+    path) nor the id it expands to."""
+    import shutil
+
+    import huggingface_hub.constants
+
+    cache = tmp_path / "hf"
+    repo = cache / "models--Helsinki-NLP--opus-mt-en-ru"
+    commit = "0" * 40
+    shutil.copytree(tiny_models["marian"], repo / "snapshots" / commit)
+    (repo / "refs").mkdir()
+    (repo / "refs/main").write_text(commit, encoding="utf-8")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(cache))
+    generator = {
+        "method": "translation",
+        "model": "opus-mt",
+        "backend": "transformers",
+        "sources": ["Par"],
+        "decoding": {"strategy": "greedy", **SHORT},
+    }
+    rows = _run(tmp_path, sources, generate_params, generator)
+    assert rows and {r["generator"] for r in rows} == {"opus-mt"}

@@ -124,7 +124,11 @@ def test_cli_generate_and_merge(tmp_path: Path, sources, generate_params, run_cl
         ),
         (
             {"method": "translation", "model": "org/not-cached", "sources": ["Par"]},
-            "not in the Hugging Face cache",
+            "org/not-cached: generator 'broken': model folder not found",
+        ),
+        (
+            {"method": "translation", "model": "opus-mt", "sources": ["Par"]},
+            "alias 'opus-mt' is model 'Helsinki-NLP/opus-mt-en-ru', which is not in the local",
         ),
         ({"method": "perturbation", "sources": ["Nope"]}, "unknown source 'Nope'"),
         ({"method": "perturbation", "sources": ["Wiki"], "top_p": 0.9}, "unknown parameter"),
@@ -156,6 +160,29 @@ def test_bad_input_exits_1_naming_generator_and_leaves_no_file(
     assert message in err
     assert "generator 'broken'" in err or "generators.broken." in err
     assert not (tmp_path / "candidates/broken.parquet").exists()
+    # no partial output: not even the shard folder's manifest (issue 33, 10)
+    assert not (tmp_path / "work").exists(), sorted((tmp_path / "work").rglob("*"))
+    if generator.get("model") != "opus-mt":  # only an alias is a Hugging Face name for sure
+        assert "hf download" not in err
+
+
+def test_a_missing_relative_model_folder_is_named_as_a_local_path(
+    tmp_path: Path, sources, generate_params, run_cli, monkeypatch
+):
+    """``models/opus-mt-en-ru`` also reads as an ``org/name`` id; with no ``models/`` folder
+    it is still a local path that is missing, not something to download."""
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hf"))
+    monkeypatch.chdir(tmp_path)
+    generator = {"method": "translation", "model": "models/opus-mt-en-ru", "sources": ["Par"]}
+    params = _write_params(generate_params, tmp_path, sources, {"broken": generator})
+    code, out, err = run_cli("generate", "broken", "--params", str(params))
+    assert code == 1
+    assert err.startswith("error: models/opus-mt-en-ru: generator 'broken': model folder not")
+    assert "local paths" in err and "hf download" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "work").exists()
 
 
 def test_model_output_with_control_characters_is_dropped_and_counted():
