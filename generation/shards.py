@@ -1,7 +1,8 @@
 """Resumable output: a generator's work cut into shards, each written once, with a manifest.
 
 A run writes ``shard-NNNNN.parquet`` files and a ``manifest.json`` that records the run's
-fingerprint (settings and inputs) and each finished shard's row count and hash. A killed
+fingerprint (settings and inputs) and each finished shard's row count and hash; both appear
+with the first finished shard, so a run that fails before (a missing model) writes nothing. A killed
 run, started again with the same fingerprint, skips the shards that are complete and
 intact; shard seeds depend only on the shard's number, so the result equals an
 uninterrupted run's. A different fingerprint starts afresh.
@@ -52,6 +53,7 @@ class ShardStore:
         self.fingerprint = fingerprint
         self.n_shards = n_shards
         self.manifest_path = self.folder / MANIFEST
+        self.on_disk = False  # whether this run's manifest is written yet
         self.manifest = self._load()
 
     def _read_manifest(self) -> dict[str, Any] | None:
@@ -64,12 +66,13 @@ class ShardStore:
     def _load(self) -> dict[str, Any]:
         manifest = self._read_manifest()
         if manifest is not None and manifest.get("fingerprint") == self.fingerprint:
+            self.on_disk = True
             return manifest
         self.remove()
-        self.folder.mkdir(parents=True, exist_ok=True)
-        manifest = {"fingerprint": self.fingerprint, "n_shards": self.n_shards, "shards": {}}
-        self._write_manifest(manifest)
-        return manifest
+        # Written with the first shard (:meth:`write`), not here: a run that fails before
+        # it has one (a model folder that is missing, a model that does not load) leaves
+        # no folder and no manifest behind.
+        return {"fingerprint": self.fingerprint, "n_shards": self.n_shards, "shards": {}}
 
     def _claim(self, path: Path) -> bool:
         """The store's own proof of a file in its folder (``rucola.ownership``): a shard
@@ -106,7 +109,13 @@ class ShardStore:
         return len(self.manifest["shards"])
 
     def write(self, index: int, table: pa.Table, stats: dict[str, Any]) -> None:
-        """Write one shard, then record it: a shard in the manifest is always complete."""
+        """Write one shard, then record it: a shard in the manifest is always complete.
+        The first shard of a fresh run writes the (empty) manifest before it, so the shard
+        file is the store's own from the start (:meth:`_claim`)."""
+        if not self.on_disk:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._write_manifest(self.manifest)
+            self.on_disk = True
         path = self.path(index)
         with atomic_path(path, claim=self._claim) as tmp:
             pq.write_table(table, tmp, compression="zstd")

@@ -199,12 +199,25 @@ def test_a_stale_shard_folder_loses_only_its_own_files(tmp_path):
     store.write(0, pd.DataFrame({"x": [1]}).pipe(_table), {"rows": 1})
     assert json.loads((folder / "manifest.json").read_text())["fingerprint"] == "old"
     fresh = ShardStore(folder, "new", 1)  # another fingerprint: starts afresh
-    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json"]
+    assert not folder.exists()  # the old run's files gone; the new run's come with a shard
     assert fresh.completed == 0
+    fresh.write(0, pd.DataFrame({"x": [2]}).pipe(_table), {"rows": 1})
+    assert {"manifest.json", "shard-00000.parquet"} <= {p.name for p in folder.iterdir()}
     (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
     with pytest.raises(RucolaError, match="notes.txt"):
         ShardStore(folder, "newer", 1)
     assert (folder / "notes.txt").is_file() and (folder / "manifest.json").is_file()
+
+
+def test_a_fresh_shard_store_writes_nothing_before_its_first_shard(tmp_path):
+    """A generator that fails before a shard is done (its model folder is missing) leaves
+    no folder and no manifest behind (issue 33, 10)."""
+    folder = tmp_path / "work" / "gen"
+    store = ShardStore(folder, "fingerprint", 2)
+    assert not (tmp_path / "work").exists()
+    store.write(1, pd.DataFrame({"x": [1]}).pipe(_table), {"rows": 1})
+    assert json.loads((folder / "manifest.json").read_text())["shards"].keys() == {"1"}
+    assert ShardStore(folder, "fingerprint", 2).is_done(1)  # and it resumes from there
 
 
 def _table(frame: pd.DataFrame):  # noqa: ANN202 - pyarrow.Table
