@@ -2,6 +2,13 @@
 
 A sheet with a header and no example rows (only blank ones, or none) is an error naming
 the file: an empty output would hide a lost or truncated sheet.
+
+Both layouts are read with CSV quoting (spreadsheets write it so): a cell that starts with
+``"`` runs to the next ``"`` that is followed by the delimiter or the line's end, and a
+``"`` inside it is written twice. A sentence that starts with a quotation mark must then be
+quoted whole, each of its own quotes doubled (docs/inputs.md); a row that breaks the rule is
+one line naming the file and line, with the delimiter written ``\\t``, since a tab prints as
+blank space.
 """
 
 from __future__ import annotations
@@ -13,10 +20,21 @@ from pathlib import Path
 
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
+from rucola.csvfile import QUOTING_HINT
 from rucola.errors import RucolaError, check_header
 from rucola.settings import ExtractSource
 
 _KNOWN = {"sentence", "mark", "error_type", "source"}
+SHEET_QUOTING_HINT = (
+    'a cell that starts with " is a quoted cell: quote the whole cell and write each " '
+    'inside it twice ("""Да"", — сказал он.")'
+)
+
+
+def _visible(error: csv.Error) -> str:
+    """The csv module's message with a tab written ``\\t``: it names the delimiter by the
+    character itself, which a terminal shows as blank space."""
+    return str(error).replace("\t", "\\t")
 
 
 def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[RawExample]:
@@ -30,7 +48,9 @@ def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[Ra
             "empty file: a header row with a 'sentence' column is expected", path, 1
         ) from None
     except csv.Error as exc:
-        raise RucolaError(f"cannot parse the header: {exc}", path, 1) from None
+        raise RucolaError(
+            f"cannot parse the header: {_visible(exc)}", path, 1, hint=QUOTING_HINT
+        ) from None
     header = check_header(header, path, reader.line_num)
     if "sentence" not in header:
         raise RucolaError(
@@ -51,7 +71,9 @@ def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[Ra
         except StopIteration:
             break
         except csv.Error as exc:
-            raise RucolaError(f"cannot parse the row: {exc}", path, start) from None
+            raise RucolaError(
+                f"cannot parse the row: {_visible(exc)}", path, start, hint=SHEET_QUOTING_HINT
+            ) from None
         line = reader.line_num
         if not row or all(not cell.strip() for cell in row):
             continue

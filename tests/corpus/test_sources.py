@@ -66,3 +66,41 @@ def test_unknown_extension_needs_a_type(tmp_path: Path):
     with pytest.raises(RucolaError, match="type"):
         source_type(tmp_path / "x.json", None)
     assert source_type(tmp_path / "x.csv", "rucola_csv") == "rucola_csv"
+
+
+def _sheet(tmp_path: Path, text: str, name: str = "judgments.tsv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_sheet_cell_starting_with_a_quote_is_a_quoted_cell(tmp_path: Path):
+    """The quoting rule docs/inputs.md states: a quoted cell's quotes are not its text, a
+    doubled quote inside it is one, and a quote later in a cell is an ordinary character."""
+    from rucola.corpus.sources.sheets import read_sheet
+
+    path = _sheet(
+        tmp_path,
+        'sentence\tmark\n"""Да"", — сказал он."\t\nОн сказал "да".\t*\n"Тихо\tстало."\t\n',
+    )
+    rows = list(read_sheet(path, ExtractSource(path=str(path)), "utf-8"))
+    assert [r.text for r in rows] == ['"Да", — сказал он.', 'Он сказал "да".', "Тихо\tстало."]
+
+
+def test_a_sheet_quote_error_names_file_and_line_and_shows_the_tab(tmp_path: Path):
+    from rucola.corpus.sources.sheets import read_sheet
+
+    path = _sheet(tmp_path, 'sentence\tmark\nХорошо.\t\n"Да", — сказал он.\t\n')
+    with pytest.raises(RucolaError) as caught:
+        list(read_sheet(path, ExtractSource(path=str(path)), "utf-8"))
+    line = caught.value.format()
+    assert line.startswith(f"{path}:3: cannot parse the row: ")
+    assert "'\\t' expected after '\"'" in line  # a visible \t, not a tab character
+    assert "\t" not in line and "\n" not in line
+    assert "quote the whole cell" in line
+
+
+def test_the_quoting_rule_is_documented_where_sheets_are():
+    root = Path(__file__).resolve().parents[2]
+    for doc in ("docs/inputs.md", "README.md"):
+        assert '`"""Да"", — сказал он."`' in (root / doc).read_text(encoding="utf-8"), doc
