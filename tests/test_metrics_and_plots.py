@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from dvc_project import checked, copy_project, git
+from test_docs_experiments import keep_pattern
 
 from rucola.corpus.plots import COLUMNS, UNLABELLED
 
@@ -72,7 +73,7 @@ def test_dvc_metrics_show_is_the_headline_in_120_columns(project: Path):
 def test_dvc_exp_show_shows_the_readme_columns(project: Path):
     """The README's invocation picks columns a 120-column terminal shows whole (DVC draws
     `…` for every column it has no room for: all of them, with every param shown)."""
-    pick = r"Experiment$|accept$|kept$|mcc$|train$|filter\.min_"
+    pick = keep_pattern()  # docs/pipeline.md's own invocation
     text = sh(
         "dvc", "exp", "show", "--no-pager", "--drop", ".*", "--keep", pick, cwd=project, columns=120
     )
