@@ -12,11 +12,15 @@ the workspace is never touched, and the experiments do not pile up on one anothe
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from dvc_project import copy_project, git, ran, run, sh
+import yaml
+from dvc_project import ROOT, copy_project, git, ran, run, sh
+
+from rucola.dev.__main__ import run as rucola_dev
 
 pytestmark = pytest.mark.slow
 
@@ -48,6 +52,8 @@ def baseline(tmp_path_factory) -> Path:
     """The sample pipeline reproduced and committed (``dvc.lock``, reports), as a user's
     repository stands before trying experiments."""
     root = copy_project(tmp_path_factory.mktemp("experiments"))
+    (root / "docs").mkdir(exist_ok=True)  # what `python -m rucola.dev check` reads too
+    shutil.copyfile(ROOT / "docs/params.md", root / "docs/params.md")
     git("init", "-q", cwd=root)
     git_commit(root, "the project")
     sh("dvc", "repro", cwd=root)
@@ -91,3 +97,22 @@ def test_dvc_exp_show_lists_every_experiment_and_the_workspace_stays_clean(basel
             found[changed[0]] = data["metrics"]
     assert sorted(found) == sorted(THRESHOLDS)
     assert all(metrics for metrics in found.values())  # each experiment has its metrics
+
+
+def test_an_applied_experiment_passes_lint_and_generate_keeps_its_value(baseline):
+    """Issue 33, 2: `dvc exp apply` writes params.yaml DVC's way (quoting, flow lists);
+    `make lint` passes on it and `make generate` leaves it as it is, so dvc.lock, reports/
+    and params.yaml go on agreeing. Runs last: it changes the workspace, then restores it."""
+    try:
+        sh("dvc", "exp", "run", "--temp", "-S", "filter.min_tokens=5", "-n", "tok5", cwd=baseline)
+        sh("dvc", "exp", "apply", "tok5", cwd=baseline)
+        path = baseline / "params.yaml"
+        applied = path.read_text(encoding="utf-8")
+        assert yaml.safe_load(applied)["filter"]["min_tokens"] == 5
+        assert rucola_dev("check", baseline) == 0
+        assert rucola_dev("generate", baseline) == 0
+        assert path.read_text(encoding="utf-8") == applied
+        assert "up to date" in sh("dvc", "status", cwd=baseline)
+    finally:
+        git("reset", "-q", "--hard", cwd=baseline)
+        sh("dvc", "checkout", "-q", cwd=baseline)
