@@ -338,6 +338,7 @@ extract.out), each under the key of the stage that writes it, so a path is writt
             outs=(
                 report("${validate.report}", "which expectations held"),
                 private("${validate.private_report}", "failing rows, the data's SHA-256"),
+                private("${validate.docs}", "GX Data Docs: the split's rows, test included"),
             ),
         ),
         Stage(

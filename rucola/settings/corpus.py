@@ -228,7 +228,10 @@ class Validate(Section):
         "reports/private/validation.json",
         "every check with its failing rows and the data's SHA-256 (private)",
     )
-    docs: Output = _key("reports/validation_docs", "Great Expectations Data Docs")
+    docs: Output = _key(
+        "reports/private/validation_docs",
+        "Great Expectations Data Docs, readable offline (private: they show the split's rows)",
+    )
     max_split_deviation: Share = _key(
         0.02, "split sizes vs ratios; at least 2 × the largest group / the rows checked"
     )

@@ -255,7 +255,7 @@ def test_the_repository_ignores_every_staging_and_temporary_name():
         "data/interim/..annotation_workers.csv.rucola-staged.ab12_x9Z.rucola-tmp",
         "data/interim/.split.parquet.k3j_x9a2.rucola-tmp",
         "data/release/.rucola.old.k3j_x9a2.rucola-tmp/default/test.parquet",
-        "reports/.validation_docs.k3j_x9a2.rucola-tmp/index.html",
+        "reports/private/.validation_docs.k3j_x9a2.rucola-tmp/index.html",
         "data/interim/.rucola-written",
     ]
     result = sh("git", "check-ignore", "--no-index", *names, cwd=ROOT)
