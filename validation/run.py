@@ -7,7 +7,8 @@ the offending rows and the SHA-256 of the validated file, which the release stag
 before it builds anything. The report holds no timestamps and keeps the suite's
 order, so identical inputs give a byte-identical report. The Data Docs are GX's own HTML
 site, built with a run id that depends on the data only (``_run_id``), so identical inputs
-give the same pages at the same paths.
+give the same pages at the same paths; their scripts, stylesheets and images are local copies
+(``offline_docs``), so they read offline.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from rucola.validation.balance import (  # noqa: E402
     balance_table,
     placed_new,
 )
+from rucola.validation.offline_docs import make_offline  # noqa: E402
 from rucola.validation.suite import (  # noqa: E402
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
@@ -294,6 +296,7 @@ def _build_docs(context, docs_dir: Path) -> None:
             raise RuntimeError(f"Great Expectations built no index.html under {tmp}")
         for page in sorted(tmp.rglob("*.html")):
             page.write_text(_steady(page.read_text(encoding="utf-8")), encoding="utf-8")
+        make_offline(tmp)
 
 
 def validate_split(
