@@ -12,7 +12,7 @@ export GX_ANALYTICS_ENABLED := False
 # The pipeline and the tests never download: models and data come from local paths.
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: repro test bench lint generate venv venv-full venv-python clean release
+.PHONY: repro test plots bench lint generate venv venv-full venv-python clean release
 
 # A PYTHON given on the command line (or in the environment) must be the one VENV was made
 # with: an existing venv of another version is an error, never silently used instead.
@@ -29,9 +29,15 @@ $(VENV)/.base: pyproject.toml $(CONSTRAINTS) | venv-python
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e .
 	touch $@
 
-# The GPU stack (torch CPU build here, transformers, ctranslate2, ray) and the dev tools.
+# The GPU stack (torch CPU build here, transformers, ctranslate2, ray), the dev tools and
+# vl-convert (offline vega, for the tests of `make plots`).
 $(VENV)/.full: $(VENV)/.base
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e '.[gpu,dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e '.[gpu,dev,plots]'
+	touch $@
+
+# vega, vega-lite and vega-embed offline (vl-convert-python) for `make plots`.
+$(VENV)/.plots: $(VENV)/.base
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e '.[plots]'
 	touch $@
 
 venv: $(VENV)/.base
@@ -42,6 +48,14 @@ repro: $(VENV)/.base
 
 test: $(VENV)/.full
 	$(OFFLINE) pytest -q
+
+# `dvc plots show` readable offline: DVC's page loads vega from a CDN, so its template is
+# replaced by one with vega inlined from the pinned vl-convert wheel (rucola/offline_plots.py).
+# Writes dvc_plots/index.html; open it in a browser, no network needed.
+PLOTS_TEMPLATE := .cache/dvc_plots_template.html
+plots: $(VENV)/.plots
+	python -m rucola.offline_plots $(PLOTS_TEMPLATE)
+	dvc plots show --html-template $(PLOTS_TEMPLATE)
 
 bench: $(VENV)/.full
 	$(OFFLINE) python benchmarks/run.py
