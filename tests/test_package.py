@@ -3,7 +3,8 @@
 The stage folders (``corpus/``, ``annotation/``, ``generation/``, ``validation/``,
 ``release/``) stay at the top of the repository and are mapped into the package by
 ``pyproject.toml``; a wheel built from a copy of the sources must hold them under
-``rucola/`` only, with the dataset card's template beside ``rucola/release/``.
+``rucola/`` only, with the dataset card's template beside ``rucola/release/`` and the
+offline Data Docs' vendored scripts beside ``rucola/validation/``.
 """
 
 from __future__ import annotations
@@ -51,5 +52,9 @@ def test_wheel_exposes_only_rucola(tmp_path):
         }
         assert expected <= modules, sorted(expected - modules)[:5]
     assert "rucola/release/templates/card.md.j2" in names
+    # the offline Data Docs' bootstrap-table (validation/vendor/), which no wheel ships
+    vendor = "rucola/validation/vendor/bootstrap-table"
+    for name in ("bootstrap-table.min.js", "LICENSE", "extensions/filter-control/"):
+        assert any(n.startswith(f"{vendor}/{name}") for n in names), name
     (dist_info,) = {t for t in top if t.endswith(".dist-info")}
     assert "rucola" in zipfile.ZipFile(wheel).read(f"{dist_info}/entry_points.txt").decode()
