@@ -26,6 +26,12 @@ from rucola.dev.imports import ROOT, command_modules, modules
 # package-data pattern is named here, so a new template cannot be forgotten.
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
     "rucola.release.card": ("release/templates/*",),
+    # the offline Data Docs' bootstrap-table, copied beside the pages
+    "rucola.validation.offline_docs": (
+        "validation/vendor/bootstrap-table/*.min.*",
+        "validation/vendor/bootstrap-table/LICENSE",
+        "validation/vendor/bootstrap-table/extensions/filter-control/*",
+    ),
 }
 
 
