@@ -18,7 +18,7 @@ package, never downloaded at run time:
 
 bootstrap-datepicker (used by a date filter, which no GX table here has) and bootstrap-dark
 (a dark theme) are dropped. Any other remote asset a later GX adds is an error naming the page
-and the URL, so the pages never silently go back to needing the network.
+and the URL (``RemoteAsset``), so the pages never silently go back to needing the network.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from rucola.errors import RucolaError
 
 VENDOR = Path("static/vendor")  # inside the Data Docs site
 GX_IMAGES = "https://great-expectations-web-assets.s3.us-east-2.amazonaws.com/"
@@ -118,15 +120,28 @@ ASSETS: dict[str, Asset | str | None] = {
 }
 
 
-class RemoteAsset(RuntimeError):
-    """A Data Docs page links an asset this module has no local copy of."""
+class RemoteAsset(RucolaError):
+    """A Data Docs page links an asset this module has no local copy of: one line naming
+    the page (relative to the site) and the URL, as every rucola error."""
+
+    def __init__(self, page: Path, site: Path, url: str) -> None:
+        super().__init__(
+            f"links {url}, which has no local copy",
+            page.relative_to(site).as_posix(),
+            hint=f"a Great Expectations upgrade? add it to ASSETS in {__name__}",
+        )
 
 
 def vega_bundle() -> str:
     """vega, vega-lite and vega-embed in one classic script (it sets ``window.vegaEmbed``),
     from the pinned ``vl-convert-python`` wheel, which carries them offline."""
-    import vl_convert
-
+    try:
+        import vl_convert
+    except ImportError:
+        raise RucolaError(
+            "a Data Docs page draws a graph, and vega needs vl-convert-python",
+            hint="pip install -e '.[plots]'",
+        ) from None
     return vl_convert.javascript_bundle(vl_version=VEGA_LITE_VERSION)
 
 
@@ -148,7 +163,7 @@ def _rewrite(page: Path, site: Path, used: set[Asset | str]) -> str:
         kind = "script" if match.group("script") else "link"
         url = match.group(kind)
         if url not in ASSETS:
-            raise RemoteAsset(f"{page}: no local copy of {url} (see {__name__})")
+            raise RemoteAsset(page, site, url)
         asset = ASSETS[url]
         if asset is DROPPED or (asset == VEGA and not draws):
             return ""
@@ -166,7 +181,7 @@ def _rewrite(page: Path, site: Path, used: set[Asset | str]) -> str:
     text = _OWN_IMAGES.sub(lambda m: f'{m.group(1)}="{up}/static/images/', text)
     left = _REMOTE.search(text)
     if left:
-        raise RemoteAsset(f"{page}: no local copy of {left.group(1)} (see {__name__})")
+        raise RemoteAsset(page, site, left.group(1))
     return text
 
 

@@ -86,8 +86,10 @@ def test_an_asset_without_a_local_copy_is_an_error(tmp_path):
     page = tmp_path / "index.html"
     url = "https://cdn.example.org/new-widget.min.js"
     page.write_text(f'<script src="{url}"></script>', encoding="utf-8")
-    with pytest.raises(RemoteAsset, match=re.escape(f"{page}: no local copy of {url}")):
+    with pytest.raises(RemoteAsset) as raised:
         make_offline(tmp_path)
+    assert str(raised.value).startswith(f"index.html: links {url}, which has no local copy")
+    assert "\n" not in str(raised.value)
     img = tmp_path / "logo.html"
     page.unlink()
     img.write_text('<img src="https://cdn.example.org/logo.png">', encoding="utf-8")
