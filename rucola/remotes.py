@@ -28,9 +28,10 @@ class PullResult:
 
 def outputs_by_remote(repo: Any) -> dict[str, list[str]]:
     """Every cached output of the repository (stages and ``.dvc`` files) under the name of
-    the remote it goes to: its own ``remote``, else the default one."""
+    the remote it goes to: its own ``remote``, else the default one. Inputs (``.dvc``
+    files) come first: what a person added cannot be rebuilt, stage outputs can."""
     default = repo.config["core"].get("remote")
-    found: dict[str, set[str]] = defaultdict(set)
+    found: dict[str, set[tuple[bool, str]]] = defaultdict(set)
     for out in repo.index.outs:
         if not out.use_cache:
             continue
@@ -39,8 +40,9 @@ def outputs_by_remote(repo: Any) -> dict[str, list[str]]:
             raise RucolaError(
                 "names no remote and .dvc/config has no default one", Path(out.def_path)
             )
-        found[name].add(Path(out.fs_path).relative_to(repo.root_dir).as_posix())
-    return {name: sorted(paths) for name, paths in sorted(found.items())}
+        path = Path(out.fs_path).relative_to(repo.root_dir).as_posix()
+        found[name].add((not out.stage.is_data_source, path))
+    return {name: [p for _, p in sorted(paths)] for name, paths in sorted(found.items())}
 
 
 def reachable(repo: Any, name: str) -> tuple[bool, str]:
