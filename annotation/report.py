@@ -214,6 +214,10 @@ def write_agreement_plot(
 
 
 def _draw_agreement(plt: Any, report: dict[str, Any], rows: pd.DataFrame) -> Any:
+    """The agreement figure: WAWA per category (left), workers by control accuracy (right,
+    integer counts)."""
+    from matplotlib.ticker import MaxNLocator
+
     accuracy = report["control_accuracies"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), dpi=100)
     left.barh(rows["category"], rows["wawa"].fillna(0.0), color="tab:blue")
@@ -228,5 +232,7 @@ def _draw_agreement(plt: Any, report: dict[str, Any], rows: pd.DataFrame) -> Any
         right.legend()
     right.set_xlabel("control accuracy")
     right.set_ylabel("workers")
+    # workers are counted: a few of them would otherwise get ticks at 0.5, 1.5, ...
+    right.yaxis.set_major_locator(MaxNLocator(integer=True))
     right.set_title("Workers on control tasks")
     return fig

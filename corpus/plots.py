@@ -50,12 +50,21 @@ def token_length_histogram(
     csv_path: str | Path,
     png_path: str | Path,
     title: str = "Sentence length per domain",
+    empty: str = "No sentences.",
 ) -> None:
     """Write the histogram of ``frame``'s ``n_tokens`` per ``domain`` as CSV and PNG (a line
-    per domain that has rows, as DVC draws the CSV)."""
+    per domain that has rows, as DVC draws the CSV); ``empty`` is what the PNG says when
+    there is no row, so that an empty plot is not read as a broken one."""
     table = histogram_table(frame)
     write_text(table.to_csv(index=False, lineterminator="\n"), csv_path)
+    fig = histogram_figure(table, title, empty)
+    with atomic_path(png_path) as tmp:
+        fig.savefig(tmp, format="png", metadata={"Software": None})
 
+
+def histogram_figure(table: pd.DataFrame, title: str, empty: str):  # noqa: ANN201 - Figure
+    """The PNG's figure of a :func:`histogram_table`: a line per column with rows, or
+    ``empty`` written across the axes when no column has any."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -73,6 +82,7 @@ def token_length_histogram(
     ax.set_title(title)
     if drawn:
         ax.legend()
+    else:
+        ax.text(0.5, 0.5, empty, ha="center", va="center", transform=ax.transAxes)
     fig.tight_layout()
-    with atomic_path(png_path) as tmp:
-        fig.savefig(tmp, format="png", metadata={"Software": None})
+    return fig

@@ -42,6 +42,10 @@ def build_rules(settings: Filter | Screen) -> list[FilterRule]:
     return THRESHOLDS.build(settings)
 
 
+# the screen stage's candidate plot: what it shows, and what it says when screening kept none
+CANDIDATE_TITLE = "Screened candidates: sentence length per domain"
+NO_CANDIDATES = "No candidates kept by screening (no generator ran, or every one was set aside)."
+
 # The columns filter and screen compute with, as ``read_table`` checks them: a count or
 # label stored as text is one line naming the file and column, not a TypeError mid-rule.
 INPUT_TYPES = pa.schema(
@@ -142,7 +146,12 @@ def run_filter(
                     "n_tokens": kept.column("n_tokens").to_numpy(),
                 }
             )
-            token_length_histogram(histogram, *(run.path(p) for p in plots))
+            token_length_histogram(
+                histogram,
+                *(run.path(p) for p in plots),
+                title=CANDIDATE_TITLE,
+                empty=NO_CANDIDATES,
+            )
         report = run.finish(
             kept,
             kept_share=round(kept.num_rows / read, 4) if read else None,

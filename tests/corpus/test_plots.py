@@ -68,3 +68,23 @@ def test_same_rows_same_bytes(tmp_path: Path):
     png = (tmp_path / "a.png").read_bytes()
     assert png.startswith(b"\x89PNG") and b"Software" not in png
     assert pd.read_csv(io.BytesIO((tmp_path / "a.csv").read_bytes())).shape == (6, 6)
+
+
+def test_the_candidates_plot_has_its_own_title_and_says_when_there_are_none(tmp_path: Path):
+    """Screening draws the candidates it kept: titled as such, and with no candidate the
+    PNG says so instead of showing an empty frame."""
+    from matplotlib.text import Text
+
+    from rucola.corpus.filters.stage import CANDIDATE_TITLE, NO_CANDIDATES
+    from rucola.corpus.plots import histogram_figure
+
+    candidates = pd.DataFrame({"domain": ["out_of_domain"] * 3, "n_tokens": [7, 7, 8]})
+    (ax,) = histogram_figure(histogram_table(candidates), CANDIDATE_TITLE, NO_CANDIDATES).axes
+    assert ax.get_title() == CANDIDATE_TITLE != "Sentence length per domain"
+    assert [line.get_label() for line in ax.get_lines()] == ["out_of_domain (3)"]
+    assert NO_CANDIDATES not in [t.get_text() for t in ax.findobj(Text)]
+
+    none = histogram_table(candidates.iloc[:0])
+    (ax,) = histogram_figure(none, CANDIDATE_TITLE, NO_CANDIDATES).axes
+    assert ax.get_lines() == [] and ax.get_legend() is None
+    assert [t.get_text() for t in ax.texts] == [NO_CANDIDATES]
