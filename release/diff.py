@@ -149,6 +149,13 @@ def _same(a: Any, b: Any) -> bool:
 HIDDEN = "(hidden)"
 
 
+def _place(identity: tuple) -> str:
+    """Where a row was, as the listing writes it: ``split domain id`` in train and
+    validation (ids repeat across domains there), ``split id`` in test (one numbering)."""
+    split, scope, id_ = identity
+    return " ".join(str(part) for part in (split, scope, id_) if part != "")
+
+
 def _row(identity: tuple, frame: pd.DataFrame, private: bool, **extra: Any) -> dict[str, Any]:
     """One listed change. A test row's domain, source, labels and categories stay hidden
     unless ``private``: the changelog is published."""
@@ -231,7 +238,7 @@ def diff_releases(
                     target,
                     new,
                     private,
-                    before=f"{identity[0]} {identity[2]}",
+                    before=_place(identity),
                     cause=cause(target, None),
                 )
             )
@@ -268,7 +275,17 @@ def _cell(value: Any) -> str:
     return "–" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
 
 
+def _domain_cell(row: dict[str, Any]) -> str:
+    """The listing's domain: a train or validation row's own (its id is unique only within
+    its domain), ``(hidden)`` for a public test row (one numbering; its domain is hidden)."""
+    if row["domain"] is None:
+        return HIDDEN if row["split"] == "test" else "–"
+    return _cell(row["domain"])
+
+
 def to_markdown(result: dict[str, Any], title: str) -> str:
+    """The diff as Markdown: the counts, then every kind of change listed row by row (up to
+    ``LISTED`` rows each), added rows too, each row named by split, domain and id."""
     lines = [
         f"## {title}",
         "",
@@ -284,12 +301,15 @@ def to_markdown(result: dict[str, Any], title: str) -> str:
         )
         by_source = ", ".join(f"{k} {v}" for k, v in entry["by_source"].items()) or "-"
         lines.append(f"| {kind} | {entry['rows']} | {by_split} | {by_source} |")
-    for kind in ("corrected", "removed", "relabelled", "recategorised", "moved"):
+    for kind in ("added", "corrected", "removed", "relabelled", "recategorised", "moved"):
         listed = result[kind]["list"]
         if not listed:
             continue
         lines += ["", f"### {kind.capitalize()}", ""]
-        lines += ["| split | id | sentence | change | cause |", "|---|---|---|---|---|"]
+        lines += [
+            "| split | domain | id | sentence | change | cause |",
+            "|---|---|---|---|---|---|",
+        ]
         for row in listed[:LISTED]:
             if kind == "corrected":
                 change = f"was: {row['before']}"
@@ -298,13 +318,13 @@ def to_markdown(result: dict[str, Any], title: str) -> str:
             elif kind == "moved":
                 change = f"from {row['before']}"
             else:
-                change = "removed"
+                change = kind
             lines.append(
-                f"| {row['split']} | {row['id']} | {_cell(row['sentence'])} | {_cell(change)} "
-                f"| {_cell(row.get('cause'))} |"
+                f"| {row['split']} | {_domain_cell(row)} | {row['id']} "
+                f"| {_cell(row['sentence'])} | {_cell(change)} | {_cell(row.get('cause'))} |"
             )
         if len(listed) > LISTED:
-            lines.append(f"| … | | {len(listed) - LISTED} more | | |")
+            lines.append(f"| … | | | {len(listed) - LISTED} more | | |")
     return "\n".join(lines) + "\n"
 
 

@@ -191,7 +191,8 @@ def test_with_the_private_gold_the_published_submission_scores(project):
 
 
 def _listed(diff: str) -> dict[str, set[tuple[str, int, str]]]:
-    """(split, id, cause) of every row the Markdown of ``release diff`` lists, by kind."""
+    """(split, id, cause) of every row the Markdown of ``release diff`` lists, by kind
+    (its columns: split, domain, id, sentence, change, cause)."""
     out: dict[str, set[tuple[str, int, str]]] = {}
     kind = None
     for line in diff.splitlines():
@@ -199,7 +200,7 @@ def _listed(diff: str) -> dict[str, set[tuple[str, int, str]]]:
             kind = line[4:].lower()
         elif kind and line.startswith("| ") and not line.startswith("| split |"):
             cells = line.split(" | ")
-            out.setdefault(kind, set()).add((cells[0][2:], int(cells[1]), cells[-1][:-2]))
+            out.setdefault(kind, set()).add((cells[0][2:], int(cells[2]), cells[-1][:-2]))
     return out
 
 

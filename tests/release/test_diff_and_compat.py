@@ -48,6 +48,58 @@ def test_diff_counts_every_kind_of_change(tmp_path):
     assert markdown.startswith("## v1.1.0") and "| moved | 1 | test -> validation 1 |" in markdown
 
 
+def test_the_listing_names_each_rows_domain_and_lists_added_rows(tmp_path):
+    """Issue 33, point 9: validation ids repeat across domains (both published validation
+    files start at 0), so a listed row is named by split, domain and id; added rows are
+    listed like corrected and removed ones; a public test row's domain stays hidden."""
+    old = [
+        ("Кот спит.", 1, None, "validation", "A", "in_domain"),
+        ("Это кандидат.", 0, "Hallucination", "validation", "TED", "out_of_domain"),
+        ("Дом стоит.", 1, None, "test", "B", "in_domain"),
+    ]
+    new = [
+        ("Кот спит!", 1, None, "validation", "A", "in_domain"),  # corrected, in_domain 0
+        old[1],  # out_of_domain 0: untouched, same id
+        old[2],
+        ("Новая фраза тут.", 1, None, "validation", "C", "out_of_domain"),  # added: ood 1
+        ("Ещё одна фраза.", 0, "Syntax", "test", "C", "out_of_domain"),  # added: test 1
+    ]
+    frames = [split_frame(rows) for rows in (old, new)]
+    for frame in frames:
+        frame["id"] = frame.groupby(["split", "domain"]).cumcount()
+        frame.loc[frame["split"] == "test", "id"] = range((frame["split"] == "test").sum())
+    frames[0].to_parquet(tmp_path / "old.parquet")
+    frames[1].to_parquet(tmp_path / "new.parquet")
+    result = release_diff(tmp_path / "old.parquet", tmp_path / "new.parquet")
+    markdown = to_markdown(result, "v1.1.0")
+    lines = markdown.splitlines()
+    assert "### Added" in lines and "### Corrected" in lines
+    assert "| split | domain | id | sentence | change | cause |" in lines
+    assert "| validation | in_domain | 0 | Кот спит! | was: Кот спит. | – |" in lines
+    assert "| validation | out_of_domain | 1 | Новая фраза тут. | added | – |" in lines
+    assert "| test | (hidden) | 1 | Ещё одна фраза. | added | – |" in lines
+    assert "out_of_domain | 0" not in markdown  # the untouched row of the same id
+    assert "Syntax" not in markdown  # a test row's category
+
+
+def test_a_moved_row_names_the_domain_it_came_from(tmp_path):
+    old = [
+        ("Кот спит.", 1, None, "validation", "A", "in_domain"),
+        ("Пёс лает.", 1, None, "validation", "A", "out_of_domain"),
+    ]
+    new = [old[0], ("Пёс лает.", 1, None, "test", "A", "out_of_domain")]
+    for name, rows in (("old", old), ("new", new)):
+        frame = split_frame(rows)
+        frame["id"] = frame.groupby(["split", "domain"]).cumcount()
+        frame.to_parquet(tmp_path / f"{name}.parquet")
+    result = release_diff(tmp_path / "old.parquet", tmp_path / "new.parquet")
+    assert [r["before"] for r in result["moved"]["list"]] == ["validation out_of_domain 0"]
+    assert result["moved"]["by_move"] == {"validation -> test": 1}
+    assert "| test | (hidden) | 0 | Пёс лает. | from validation out_of_domain 0 | – |" in (
+        to_markdown(result, "v1.1.0")
+    )
+
+
 def test_diff_refuses_other_files(tmp_path):
     (tmp_path / "x.csv").write_text("a\n")
     with pytest.raises(RucolaError):
@@ -199,7 +251,10 @@ def test_diff_names_the_cause_of_every_correction_and_hides_test_labels(tmp_path
     assert [(r["split"], r["before"], r["after"]) for r in relabelled] == [("test", 0, 1)]
     markdown = to_markdown(result, "v1.1.0")
     assert "homoglyphs: Вcё->Всё" in markdown and "artefact:judgment_mark" in markdown
-    assert "Morphology -> " not in markdown and "in_domain" not in markdown
+    assert "Morphology -> " not in markdown
+    # train rows name their domain; no listed test row does
+    listing = [line for line in markdown.splitlines() if line.startswith("| test |")]
+    assert all(line.startswith("| test | (hidden) |") for line in listing), listing
 
 
 def test_a_corrected_learner_row_is_exactly_that_row_in_the_diff(tmp_path):
@@ -249,9 +304,10 @@ def test_diff_through_a_pipe_keeps_each_table_row_on_one_line(tmp_path):
         text=True,
         check=True,
     )
-    row = next(line for line in result.stdout.splitlines() if line.startswith("| train | 0 |"))
+    lines = result.stdout.splitlines()
+    row = next(line for line in lines if line.startswith("| train | in_domain | 0 |"))
     assert len(row) > 160
-    assert row == f"| train | 0 | {sentence} Ещё. | was: {sentence} | – |"
+    assert row == f"| train | in_domain | 0 | {sentence} Ещё. | was: {sentence} | – |"
     assert result.stdout.endswith("|\n")  # no blank line after the last table row
 
 
