@@ -13,8 +13,10 @@ group. The other rows are new, and they are split among themselves (``split.new_
 ``stratified`` by ``split.ratios``, or all to one split), never "around" the pinned rows:
 the pinned rows' splits are a past release's, and where their domain is hidden (published
 test rows without the gold) counting around them would see an empty test split and fill
-it with every new row. New rows get ids after the largest id their split ever had (kept or
-named by a pin), so an id once published is never given to another sentence; until a
+it with every new row. New rows get ids after the largest id their split ever had in their
+domain (train and validation, numbered per domain as the published files are) or in the
+whole split (test, one numbering that hides the domain), kept or named by a pin, so an id
+once published is never given to another sentence; until a
 version is published and pinned, adding rows may renumber the new rows before them.
 
 Last come the errata (``extract.errata``, ``corpus.errata``): once every row has its split
@@ -152,10 +154,11 @@ def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
 
 def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Per row the split and id the pins demand (``pinned_split``, ``pinned_id``; null when
-    free), the largest id each split ever had (``floor``: kept rows and every row a pin
-    names, removed ones too), every identity a pin names (``named``: errata tell a row set
-    aside before the split from an unknown id with it), and what the pins list that is no
-    longer in the data.
+    free), the largest id each split and id scope ever had (``floor``, keyed by split and
+    :func:`id_scope`: the domain in train and validation, ``""`` in test; kept rows and
+    every row a pin names, removed ones too), every identity a pin names (``named``:
+    errata tell a row set aside before the split from an unknown id with it), and what
+    the pins list that is no longer in the data.
 
     A row of a published release is kept by its own ``published_split`` and
     ``published_id``; the pins (``split.pin``) match the other rows, by published identity
@@ -178,7 +181,7 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
         "removed": 0,
         "removed_examples": [],
     }
-    floor: dict[str, int] = {}
+    floor: dict[tuple[str, str], int] = {}
     named: set[tuple[str, str, int]] = set()
     if not paths:
         pinned = pd.DataFrame({"pinned_split": split, "pinned_id": ids})
@@ -195,8 +198,9 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
     for path in paths:
         pins = load_pin(path)
         with_ids = pins.dropna(subset=["id"])
-        for name, pin_ids in with_ids.groupby("split")["id"]:
-            floor[str(name)] = max(floor.get(str(name), -1), int(pin_ids.max()))
+        for (name, scope), pin_ids in with_ids.groupby(["split", "scope"])["id"]:
+            place = (str(name), str(scope))
+            floor[place] = max(floor.get(place, -1), int(pin_ids.max()))
         named.update(
             zip(with_ids["split"], with_ids["scope"], with_ids["id"].astype(int), strict=True)
         )
@@ -252,21 +256,27 @@ def _straddling(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
-def _assign_ids(frame: pd.DataFrame, seed: int, floor: dict[str, int]) -> pd.Series:
-    """Kept ids for pinned rows; new rows get ids after the largest id of their split, in
+def _assign_ids(frame: pd.DataFrame, seed: int, floor: dict[tuple[str, str], int]) -> pd.Series:
+    """Kept ids for pinned rows; new rows get ids after the largest id of their split and
+    id scope (:func:`id_scope`: in train and validation the domain, whose published files
+    are numbered apart; in test the whole split, one numbering that hides the domain), in
     a seeded hash order of their text, so new test ids reveal neither domain nor label.
     "Largest" counts ``floor`` too (every id a pin names, rows removed since included):
     a removed row's id is never given to another sentence."""
     ids = frame["pinned_id"].copy()
+    scopes = pd.Series(id_scopes(frame), index=frame.index)
     for split in schema.SPLITS:
         in_split = (frame["split"] == split).to_numpy()
-        new = frame.index[in_split & ids.isna().to_numpy()]
-        if len(new) == 0:
-            continue
-        kept = ids[in_split].dropna()
-        start = max(int(kept.max()) if len(kept) else -1, floor.get(split, -1)) + 1
-        order = sorted(new, key=lambda i: (stable_hash(str(seed), frame.at[i, "sentence"]), i))
-        ids[order] = np.arange(start, start + len(order))
+        for scope in sorted(set(scopes[in_split])):
+            place = in_split & (scopes == scope).to_numpy()
+            new = frame.index[place & ids.isna().to_numpy()]
+            if len(new) == 0:
+                continue
+            kept = ids[place].dropna()
+            largest = int(kept.max()) if len(kept) else -1
+            start = max(largest, floor.get((split, scope), -1)) + 1
+            order = sorted(new, key=lambda i: (stable_hash(str(seed), frame.at[i, "sentence"]), i))
+            ids[order] = np.arange(start, start + len(order))
     return ids.astype("int64")
 
 

@@ -187,11 +187,13 @@ def test_new_rows_spread_over_the_splits_then_keep_their_ids_once_published(proj
     added = second.drop(index=first.index)
     assert added["pinned_split"].isna().all() and len(added) == 5
     everything = pd.read_parquet(project / "data/interim/split.parquet")
-    for split, rows in added.groupby("split"):  # after the largest id of their split
-        others = everything[
-            (everything["split"] == split) & ~everything["sentence"].isin(rows.index)
-        ]
-        assert rows["id"].min() == others["id"].max() + 1
+    # after the largest id of their split (and, in train and validation, their domain)
+    scope = added["domain"].where(added["split"] != "test", "")
+    for (split, domain), rows in added.groupby([added["split"], scope]):
+        same = (everything["split"] == split) & ~everything["sentence"].isin(rows.index)
+        if domain:
+            same &= everything["domain"] == domain
+        assert rows["id"].min() == everything.loc[same, "id"].max() + 1
     assert "40 rows matched by split.pin" in printed
     code, stdout, stderr = run_cli("validate", cwd=project)
     assert code == 0, stdout + stderr

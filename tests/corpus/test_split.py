@@ -59,13 +59,17 @@ def test_ratios_balance_and_groups(tmp_path):
         assert set(domain) == {"splits"} and set(domain["splits"]) == {"train", "validation"}
 
 
-def test_ids_are_sequential_per_split_and_deterministic(tmp_path):
+def test_ids_are_sequential_per_numbering_and_deterministic(tmp_path):
+    """Train and validation are numbered per domain (as the published files are), test as
+    one split (its domains hidden)."""
     frame = corpus()
     write_parquet(frame, tmp_path / "in.parquet")
     run_split(*split_params(tmp_path))
     first = (tmp_path / "out.parquet").read_bytes()
     out = pd.read_parquet(tmp_path / "out.parquet")
-    for _, part in out.groupby("split"):
+    scope = out["domain"].where(out["split"] != "test", "")
+    assert out.loc[out["split"] != "test", "domain"].nunique() > 1
+    for _, part in out.groupby([out["split"], scope]):
         assert sorted(part["id"]) == list(range(len(part)))
     # Row order of the input does not matter; the seed does.
     write_parquet(frame.sample(frac=1, random_state=3), tmp_path / "in.parquet")
@@ -344,3 +348,77 @@ def test_the_summary_says_what_the_pins_did(tmp_path):
         " 0 pinned rows no longer in the data; 40 new rows (stratified: in_domain train 32,"
         " validation 4, test 4)"
     )
+
+
+def with_out_of_domain_validation(frame: pd.DataFrame, rows: int = 30) -> pd.DataFrame:
+    """``frame`` and ``rows`` published out-of-domain validation rows, ids 0 to rows - 1:
+    more than in-domain validation's 10, as in RuCoLA (982 in domain, 1803 out of it)."""
+    ood = pd.DataFrame(
+        {
+            "sentence": [f"Опубликованное вне домена {i}." for i in range(rows)],
+            "label": [int(i % 2 == 0) for i in range(rows)],
+            "domain": "out_of_domain",
+            "published_split": "validation",
+            "published_id": pd.array(range(rows), dtype="Int64"),
+            "detailed_source": "MT",
+            "error_type": [None if i % 2 == 0 else "Hallucination" for i in range(rows)],
+            "group": [f"o{i}" for i in range(rows)],
+        }
+    )
+    return pd.concat([frame, ood], ignore_index=True)
+
+
+def test_a_new_row_follows_the_largest_id_of_its_own_split_and_domain(tmp_path):
+    """Issue 33, point 9: train and validation are numbered per domain, so a new in-domain
+    validation row follows in-domain validation's largest id (9: it gets 10), not
+    out-of-domain's (29); test is one numbering, after the largest test id."""
+    frame = with_out_of_domain_validation(published_without_gold(new=6))
+    write_parquet(frame, tmp_path / "in.parquet")
+    run_split(*split_params(tmp_path, new_rows="validation"))
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    new = out[out["pinned_split"].isna()]
+    assert set(new["split"]) == {"validation"} and set(new["domain"]) == {"in_domain"}
+    assert sorted(new["id"]) == list(range(10, 16))
+    published = out[out["pinned_split"].notna()]
+    assert (published["id"] == published["published_id"]).all()
+    keys = out[out["split"] != "test"][["split", "domain", "id"]]
+    assert not keys.duplicated().any()
+
+    write_parquet(frame, tmp_path / "in.parquet")
+    run_split(*split_params(tmp_path, new_rows="test"))
+    new = pd.read_parquet(tmp_path / "out.parquet").query("pinned_split.isna()")
+    assert sorted(new["id"]) == list(range(10, 16))  # after test's 0 to 9, whatever domain
+
+
+def test_a_pins_removed_ids_count_in_their_own_domain_only(tmp_path):
+    """The floor a pin sets (removed rows' ids included) is per split and domain: the
+    out-of-domain validation rows a pin names, gone now, hold out-of-domain's ids back,
+    not in-domain's."""
+    first = tmp_path / "v1"
+    first.mkdir()
+    published = with_out_of_domain_validation(published_without_gold(new=0))
+    write_parquet(published, first / "in.parquet")
+    run_split(*split_params(first))
+    # matched by text now (no published identity); of out-of-domain only row 0 is left
+    frame = with_out_of_domain_validation(published_without_gold(new=0))
+    frame = frame.drop(columns=["published_split", "published_id"])
+    kept = frame["domain"].eq("in_domain") | frame["sentence"].eq("Опубликованное вне домена 0.")
+    extra = pd.DataFrame(
+        {
+            "sentence": ["Новое в домене.", "Новое вне домена."],
+            "label": [1, 1],
+            "domain": ["in_domain", "out_of_domain"],
+            "detailed_source": ["Sheet", "MT"],
+            "error_type": [None, None],
+            "group": ["n1", "n2"],
+        }
+    )
+    frame = pd.concat([frame[kept], extra], ignore_index=True)
+    write_parquet(frame, tmp_path / "in.parquet")
+    run_split(*split_params(tmp_path, pin=[str(first / "out.parquet")], new_rows="validation"))
+    out = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
+    assert out.at["Новое в домене.", "split"] == "validation"
+    assert out.at["Новое в домене.", "id"] == 10  # in-domain validation: 0 to 9 before
+    assert out.at["Новое вне домена.", "split"] == "validation"
+    assert out.at["Новое вне домена.", "id"] == 30  # after the pin's 0 to 29, 1 to 29 removed
+    assert out.at["Опубликованное вне домена 0.", "id"] == 0
