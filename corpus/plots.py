@@ -82,7 +82,9 @@ def histogram_figure(table: pd.DataFrame, title: str, empty: str):  # noqa: ANN2
     ax.set_title(title)
     if drawn:
         ax.legend()
-    else:
+    else:  # no scale to read: the 0 to 1 ticks of empty axes would look like data
+        ax.set_xticks([])
+        ax.set_yticks([])
         ax.text(0.5, 0.5, empty, ha="center", va="center", transform=ax.transAxes)
     fig.tight_layout()
     return fig

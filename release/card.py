@@ -224,13 +224,20 @@ def _read_report(path: Any) -> dict[str, Any] | None:
 
 
 def _baseline(path: str | Path) -> dict[str, Any] | None:
-    """Validation scores of the baseline stage (its report, ``baseline.report``), if any."""
+    """Validation scores of the baseline stage (its report, ``baseline.report``), if any,
+    per domain (in-domain first, as the RuCoLA paper reports them): one score over the
+    domains together would mix in-domain with out-of-domain, and match neither."""
     report = _read_report(path)
     try:
         lr = report["logistic_regression"]  # type: ignore[index]
+        majority = report["majority"]["validation"]  # type: ignore[index]
+        domains = [d for d in schema.DOMAINS if d in lr["validation"] and d in majority]
+        if not domains:
+            return None
         return {
-            "majority": report["majority"]["validation"]["overall"],  # type: ignore[index]
-            "lr": lr["validation"]["overall"],
+            "domains": domains,
+            "majority": {d: majority[d] for d in domains},
+            "lr": {d: lr["validation"][d] for d in domains},
             "features": lr["features"],
             "C": lr["C"],
         }
@@ -259,6 +266,15 @@ def _annotation(path: str | Path) -> list[tuple[str, Any]] | None:
     return rows or None
 
 
+def _soft_label_domains(frame: pd.DataFrame) -> list[str]:
+    """The domains with a ``share_acceptable`` anywhere (train and validation: the public
+    form has none in test); empty when no row has one (the published files carry no votes)."""
+    if "share_acceptable" not in frame.columns:
+        return []
+    held = frame["share_acceptable"].notna() & (frame["split"] != "test")
+    return [d for d in schema.DOMAINS if (held & (frame["domain"] == d)).any()]
+
+
 def render_card(
     frame: pd.DataFrame,
     files: Sequence[SplitFile],
@@ -280,6 +296,7 @@ def render_card(
     configs = list(dict.fromkeys(f.config for f in files))
     present = set(frame["domain"].dropna()) | set(frame["config"])
     domains = [d for d in schema.DOMAINS if d in present]
+    default = set(frame.loc[frame["config"] == "default", "domain"].dropna())
     ratios = params.split.ratios.model_dump()
     licence = params.release.license
     sample = is_sample(params)
@@ -294,7 +311,14 @@ def render_card(
         # RuCoLA's own two domains are announced when missing; learner rows are optional
         missing_configs=[d for d in schema.RUCOLA_DOMAINS if d not in configs],
         domains=domains,
-        all_domains=schema.DOMAINS,
+        # what `load_dataset(...)` without a config gives: the default config's domains
+        default_domains=[d for d in schema.DOMAINS if d in default],
+        # the one-domain configs this release has (the card names no config it lacks)
+        domain_configs=[c for c in configs if c in schema.DOMAINS],
+        # soft labels exist only where annotator votes went into a label
+        soft_labels=_soft_label_domains(frame),
+        new_rows=params.split.new_rows,
+        pinned=bool(params.split.pin),
         splits=schema.SPLITS,
         split_rows=split_rows(frame, SAMPLE_HIDDEN_DOMAIN if sample else HIDDEN_DOMAIN),
         ratios={d: ratios[d] for d in domains if d in ratios},

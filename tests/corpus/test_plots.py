@@ -88,3 +88,4 @@ def test_the_candidates_plot_has_its_own_title_and_says_when_there_are_none(tmp_
     (ax,) = histogram_figure(none, CANDIDATE_TITLE, NO_CANDIDATES).axes
     assert ax.get_lines() == [] and ax.get_legend() is None
     assert [t.get_text() for t in ax.texts] == [NO_CANDIDATES]
+    assert list(ax.get_xticks()) == [] and list(ax.get_yticks()) == []

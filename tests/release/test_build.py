@@ -554,9 +554,13 @@ def test_learner_rows_get_their_own_config_and_stay_out_of_the_csv_layout(tmp_pa
     assert set(ds["train"]["domain"]) == {"learner"}
     assert sorted(ds["validation"]["label"]) == [0, 1]  # the pair stays whole
     card = (folder / "README.md").read_text(encoding="utf-8")
-    assert (
-        "**Learner** sentences" in card and "(RuCoLA's in- and out-of-domain, the default)" in card
-    )
+    assert "**Learner** sentences" in card
+    # the default config holds RuCoLA's two domains, not the learner rows
+    assert "| `default` (`in_domain` and `out_of_domain`, the default) |" in card
+    assert "# the default config: in_domain and out_of_domain" in card
+    text = " ".join(card.split())
+    assert "one-domain configurations (`in_domain`, `out_of_domain`, `learner`)" in text
+    assert "`learner`: the learner pairs, scored on their own" in text
     assert "| SchoolEssays | learner | 18 | 50.0% |" in card  # per source: train + validation
     assert "no learner sentences" not in card
     # the published CSV layout holds RuCoLA's two domains only, test included
@@ -565,3 +569,99 @@ def test_learner_rows_get_their_own_config_and_stay_out_of_the_csv_layout(tmp_pa
     assert "Вчера мы" not in text
     test_csv = pd.read_csv(compat / "test.csv")
     assert len(test_csv) == 8 + 6
+
+
+def v1_card(tmp_path: Path, monkeypatch, baseline: dict | None = None) -> str:
+    """The card of a v1 build (``configs/rucola-v1.yaml``: no learner rows, no votes) of
+    the test rows, with ``baseline`` as the baseline stage's report."""
+    params = preset("configs/rucola-v1.yaml")
+    if baseline is not None:
+        report = tmp_path / params["baseline"]["report"]
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(json.dumps(baseline), encoding="utf-8")
+    return card_of(tmp_path, monkeypatch, params)[1]
+
+
+def test_the_card_names_the_default_configs_domains(tmp_path, monkeypatch):
+    """Issue 33, point 8: ``load_dataset("rucola")`` gives the default config, which holds
+    in- and out-of-domain rows (learner rows have a config of their own): the card says
+    which, not "every domain"."""
+    card = v1_card(tmp_path, monkeypatch)
+    assert "every domain" not in card
+    assert "# the default config: in_domain and out_of_domain" in card
+    assert "| `default` (`in_domain` and `out_of_domain`, the default) |" in card
+
+
+def test_a_card_describes_only_the_configs_and_columns_it_has(tmp_path, monkeypatch):
+    """Issue 33, point 8: a release without learner rows and without votes (v1) names no
+    ``learner`` config, and says ``share_acceptable`` is null in every row rather than
+    describing soft labels it does not have."""
+    card = v1_card(tmp_path, monkeypatch)
+    header = front_matter(tmp_path / "out/README.md")
+    configs = {c["config_name"] for c in header["configs"]}
+    assert configs == {"default", "in_domain", "out_of_domain"}
+    assert "learner" not in card.lower()
+    text = " ".join(card.split())
+    assert "| `domain` | string | `in_domain` or `out_of_domain` |" in text
+    assert "| `share_acceptable` | float64 | null in every row of this release" in text
+    assert "one-domain configurations (`in_domain`, `out_of_domain`)" in text
+    assert "The public `test` split (`default`: in_domain and out_of_domain) has" in text
+
+
+def test_soft_labels_are_described_where_rows_have_them(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    frame = split_frame()
+    ood = frame.index[frame["domain"] == "out_of_domain"]
+    # crowd-labelled rows: their soft label travels in their provenance (release.votes)
+    frame["provenance"] = None
+    for n, index in enumerate(ood):
+        frame.at[index, "origin"] = f"annotations:cand-{n:02d}"
+        frame.at[index, "provenance"] = json.dumps(
+            {"candidate_id": f"cand-{n:02d}", "share_acceptable": 0.5}
+        )
+    write_input(tmp_path / "in", frame)
+    build_release(
+        tmp_path / "in/split.parquet",
+        tmp_path / "in/validation.json",
+        Params.model_validate(preset("configs/rucola-v1.yaml")),
+        "out",
+        "private",
+    )
+    text = " ".join((tmp_path / "out/README.md").read_text(encoding="utf-8").split())
+    assert (
+        "soft label of an annotated sentence (out_of_domain): the share of its stage-1 votes "
+        "that judged it acceptable; null for sentences without votes (in_domain)"
+    ) in text
+
+
+def test_the_split_ratios_are_those_new_rows_are_split_by(tmp_path, monkeypatch):
+    """Issue 33, point 8: the ratios are not the corpus's shares (a published row keeps its
+    published split): the card says they are the ratios new rows are split by."""
+    text = " ".join(v1_card(tmp_path, monkeypatch).split())
+    assert "The ratios below are those by which **new rows** (rows of no earlier release)" in (text)
+    assert "a row of a published release keeps its published split" in text
+    assert "`in_domain` 0.8 / 0.1 / 0.1; `out_of_domain` 0.0 / 0.5 / 0.5." in text
+
+
+def test_the_baseline_is_reported_per_domain_in_domain_first(tmp_path, monkeypatch):
+    """Issue 33, point 8: one score over both domains (MCC 0.0841 on v1) matches neither
+    the in-domain one the paper reports (0.2377) nor the out-of-domain one."""
+    scores = {
+        "overall": {"accuracy": 0.6, "mcc": 0.0841},
+        "in_domain": {"accuracy": 0.7, "mcc": 0.2377},
+        "out_of_domain": {"accuracy": 0.5, "mcc": 0.01},
+    }
+    majority = {k: {"accuracy": 0.6, "mcc": 0.0} for k in scores}
+    report = {
+        "majority": {"class": 1, "validation": majority},
+        "logistic_regression": {"features": 123, "C": 1.0, "validation": scores},
+    }
+    card = v1_card(tmp_path, monkeypatch, report)
+    section = card.split("## Baselines (validation)", 1)[1].split("\n## ", 1)[0]
+    table = [line for line in section.splitlines() if line.startswith("|")]
+    assert table[0] == (
+        "| model | in_domain accuracy | in_domain MCC | out_of_domain accuracy | "
+        "out_of_domain MCC |"
+    )
+    assert table[3].endswith("| 0.7 | 0.2377 | 0.5 | 0.01 |")
+    assert "0.0841" not in card
