@@ -247,7 +247,9 @@ def release_diff_command(
     OLD and NEW are each a release folder (data/release/rucola), a split parquet
     (data/interim/split.parquet) or a folder in the published RuCoLA CSV layout
     (in_domain_train.csv, in_domain_dev.csv, out_of_domain_dev.csv, test.csv). Rows are
-    matched by split, domain (train and validation only) and id. This is the public diff,
+    matched by split, domain (train and validation only) and id, and listed row by row
+    (added rows too) by the same three, a public test row's domain as (hidden). This is the
+    public diff,
     the one the changelog publishes: it sees both releases in public form, so a test row is
     listed only when added, removed, moved or with corrected text, and with no cause.
     `--private` adds the hidden changes, from each release folder's ../private, and every
