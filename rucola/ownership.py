@@ -13,6 +13,10 @@ forget the rule. A path may be replaced or deleted when
 * it is a file whose MD5 equals the one the repository's ``dvc.lock`` records for that
   path as a stage output, so outputs restored by ``dvc checkout``/``dvc pull`` or committed
   with their lock count as written (DVC 3 hashes the bytes as they are);
+* it is a persistent output (``persist: true``) of the stage DVC is running now
+  (``DVC_STAGE``, set by DVC for every stage command): without ``persist`` DVC would have
+  deleted it before the stage ran; ``persist`` only keeps a committed report in place
+  through a failed run (git holds it too), it gives rucola no less right to replace it;
 * it is a folder holding only the files its ``.rucola-output.json`` lists, each with the
   SHA-256 recorded there (the record travels inside the folder, through DVC and git);
 * or the caller's ``claim`` proves it (a store whose own manifest names its files).
@@ -256,6 +260,33 @@ def check_folder(target: Path) -> None:
             )
 
 
+# -- the stage DVC runs now -----------------------------------------------------------------
+
+_PERSISTENT: dict[tuple[str, str], frozenset[Path]] = {}
+
+
+def _running_stage_persistent_outputs() -> frozenset[Path]:
+    """The persistent outputs of the stage DVC runs now (``DVC_STAGE``), resolved; empty
+    outside ``dvc repro``. Read once per command, through DVC's own reading of dvc.yaml
+    (foreach and ``${...}`` resolved as DVC resolves them)."""
+    name = os.environ.get("DVC_STAGE")
+    if not name:
+        return frozenset()
+    key = (name, os.getcwd())
+    if key not in _PERSISTENT:
+        from dvc.repo import Repo
+
+        found: set[Path] = set()
+        try:
+            with Repo() as repo:
+                for stage in repo.stage.collect(name):
+                    found.update(Path(o.fs_path).resolve() for o in stage.outs if o.persist)
+        except Exception:  # noqa: BLE001 (no readable stage: the other rules decide)
+            found = set()
+        _PERSISTENT[key] = frozenset(found)
+    return _PERSISTENT[key]
+
+
 def is_owned_file(target: Path, claim: Claim | None = None) -> bool:
     """Whether the existing file ``target`` is provably rucola's (see the module doc)."""
     recorded = {_attribute(target), _read_ledger(target.parent).get(target.name)} - {None}
@@ -264,7 +295,9 @@ def is_owned_file(target: Path, claim: Claim | None = None) -> bool:
     locked = _locked_md5(target)
     if locked is not None and _file_md5(target) == locked:
         return True
-    return claim is not None and claim(target)
+    if claim is not None and claim(target):
+        return True
+    return target.resolve() in _running_stage_persistent_outputs()
 
 
 def check_may_replace(

@@ -115,3 +115,30 @@ def test_a_write_removes_what_a_killed_write_of_the_same_file_left(tmp_path):
     other.write_text("half", encoding="utf-8")
     write_text("done", tmp_path / "out.txt")
     assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "out.txt"]
+
+
+def test_a_persistent_output_of_the_stage_dvc_runs_may_be_replaced(tmp_path, monkeypatch):
+    """``persist: true`` keeps a committed report in place through a failed ``dvc repro``;
+    it must not make the stage refuse its own report (DVC would have deleted it)."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["dvc", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "dvc.yaml").write_text(
+        "stages:\n  s:\n    cmd: 'true'\n    outs:\n"
+        "      - r.json: {cache: false, persist: true}\n      - o.json: {cache: false}\n"
+    )
+    for name in ("r.json", "o.json", "x.json"):
+        (tmp_path / name).write_text("{}\n")  # a checkout's copy: nothing says rucola wrote it
+    monkeypatch.chdir(tmp_path)
+    ownership._PERSISTENT.clear()
+    with pytest.raises(RucolaError):  # outside dvc repro: the usual rule
+        ownership.check_may_replace(tmp_path / "r.json")
+    monkeypatch.setenv("DVC_STAGE", "s")
+    ownership.check_may_replace(tmp_path / "r.json")
+    for name in ("o.json", "x.json"):  # not persistent, or no output of the stage
+        with pytest.raises(RucolaError):
+            ownership.check_may_replace(tmp_path / name)
+    monkeypatch.setenv("DVC_STAGE", "other")
+    with pytest.raises(RucolaError):
+        ownership.check_may_replace(tmp_path / "r.json")
