@@ -75,5 +75,6 @@ def test_the_check_fails_on_an_undeclared_or_unignored_output(tmp_path: Path):
     assert found == [
         "baseline: reports/baseline.json is declared neither public nor private",
         *(f"private output reports/private/{name}.json is not ignored by git" for name in reports),
+        "private output reports/private/validation_docs is not ignored by git",  # Data Docs
     ]
     shutil.rmtree(root)
