@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if reporter is not None:
             reporter.write_line(f"tests wrote into the repository: {', '.join(touched[:10])}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# CI shows only the last lines of a run, after pytest's summary: each failure is named
+# there once more, one line, so a failed run says which test failed and why.
+_FAILED: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.failed:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        why = crash.message.splitlines()[0][:200] if crash and crash.message else ""
+        _FAILED.append(f"{report.nodeid} ({report.when}): {why}")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _FAILED:
+        sys.__stderr__.write(f"failed {len(_FAILED)}: {' | '.join(_FAILED)}\n")
