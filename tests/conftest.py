@@ -61,6 +61,12 @@ def run_cli():
     return invoke
 
 
+# CI shows only the last lines of a run, after pytest's summary: each failure (a test's, or
+# the session's: tests that wrote into the repository) is named there once more, on one
+# line, so a failed run says what failed and why.
+_FAILED: list[str] = []
+
+
 def _repository_state() -> dict[str, float]:
     """Every file under the repository's data/ and reports/ with its modification time."""
     state = {}
@@ -86,14 +92,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     touched += sorted(k for k in before if k not in after)
     if touched:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        message = f"tests wrote into the repository: {', '.join(touched[:10])}"
         if reporter is not None:
-            reporter.write_line(f"tests wrote into the repository: {', '.join(touched[:10])}")
+            reporter.write_line(message)
+        _FAILED.append(f"the session: {message}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-# CI shows only the last lines of a run, after pytest's summary: each failure is named
-# there once more, one line, so a failed run says which test failed and why.
-_FAILED: list[str] = []
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

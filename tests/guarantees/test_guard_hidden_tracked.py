@@ -25,6 +25,8 @@ import yaml
 from dvc_project import copy_project, git, sh
 from tracked import lock_differences, tracked_files
 
+from rucola.salt import SALT_FILE
+
 pytestmark = pytest.mark.slow
 
 CORPUS = "data/raw/corpus"  # the private in-domain sheets: a salted folder
@@ -238,5 +240,11 @@ def test_no_hash_or_size_of_a_private_file_is_in_a_tracked_file(builds):
         data = file.read_bytes()
         for digest in (hashlib.md5(data).hexdigest(), hashlib.sha256(data).hexdigest()):  # noqa: S324
             assert digest not in text, (file, digest)
+        if file.name == SALT_FILE:
+            # A salt's size is drawn at random (32 to 1056 bytes) and tells nothing about
+            # the data; among the ~1,300 sizes of small public files in dvc.lock it turns
+            # up by chance now and then (CI once met a 48-byte salt), so only its hashes
+            # are looked for.
+            continue
         for form in (f"size: {len(data)}\n", f'"size": {len(data)}'):
             assert form not in text, (file, len(data))
