@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from rucola.errors import RucolaError
 from rucola.names import check_name, check_output_path
@@ -264,6 +264,22 @@ def with_overrides(
         key = str(problem.loc[0]) if problem.loc else ""
         text = problem.text.removeprefix(f"{dotted(problem.loc)}: ")
         raise RucolaError(f"{(names or {}).get(key, key)}: {text}", hint=problem.hint) from None
+
+
+def checked_option(model: type[BaseModel], key: str, value: Any, option: str) -> Any:
+    """A command-line value for field ``key`` of ``model``, held to that field's rules as a
+    params file is, without reading the rest of the section (a command that takes one key
+    of another stage's section, as ``measure --workers`` does ``filter.workers``, covers
+    that key alone in its code fingerprint). A refused value is one line naming ``option``."""
+    field = model.model_fields[key]
+    tp = Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
+    adapter = TypeAdapter(tp, config=ConfigDict(strict=True))
+    try:
+        return adapter.validate_python(str(value) if isinstance(value, Path) else value)
+    except ValidationError as exc:
+        problem = problems_of(exc, model)[0]
+        text = problem.text.removeprefix(f"{dotted(problem.loc)}: ")
+        raise RucolaError(f"{option}: {text}", hint=problem.hint) from None
 
 
 def load_settings(path: str | Path | None = None, schema: type[Params] = Params) -> Params:

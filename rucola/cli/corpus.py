@@ -58,15 +58,17 @@ def measure(
 ) -> None:
     """Compute attributes once per sentence: token count and word lemma frequencies."""
     from rucola.corpus.measure import measure as run
-    from rucola.params import with_overrides
+    from rucola.params import checked_option
+    from rucola.settings import Filter
 
-    corpus_filter = with_overrides(params.filter, {"workers": "--workers"}, workers=workers)
+    if workers is not None:
+        workers = checked_option(Filter, "workers", workers, "--workers")
     summary = run(
         source,
         settings.out,
-        corpus_filter.frequency,
+        params.filter.frequency,
         progress=progress(),
-        workers=corpus_filter.workers,
+        workers=params.filter.workers if workers is None else workers,
         batch_rows=settings.batch_rows,
         report=settings.report,
     )

@@ -216,6 +216,8 @@ def stage_command(
                 injected["source"] = str(source) if source else value_at(params, reads)
             return func(**{k: v for k, v in injected.items() if k in wants}, **kwargs)
 
+        # the keys the function is handed, for its code fingerprint (rucola.code_fingerprint)
+        func.__rucola_settings__ = (section, reads)  # type: ignore[attr-defined]
         command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
         command.__annotations__ = {p.name: p.annotation for p in parameters}
         if callback:

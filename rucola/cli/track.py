@@ -50,6 +50,41 @@ def track_index(params_file: ParamsOption = None) -> None:
     out.print(f"track-index: {counts}", markup=False)
 
 
+@commands.command("fingerprint")
+def fingerprint_code(
+    check: Annotated[
+        bool, typer.Option("--check", help="write nothing; exit 1 naming each stale file")
+    ] = False,
+) -> None:
+    """Fingerprint each command's code for DVC (reports/code/COMMAND.json): the files it
+    runs and the settings models it reads; a stage depends on its command's file."""
+    from pathlib import Path
+
+    from rucola.cli import app
+    from rucola.code_fingerprint import OUT_DIR, stale, write
+    from rucola.errors import RucolaError
+
+    root = Path.cwd()
+    if check:
+        changed, removed = stale(app, root)
+        names = [
+            *(f"stale: {OUT_DIR / n}" for n in changed),
+            *(f"not a command's: {OUT_DIR / n}" for n in removed),
+        ]
+        if names:
+            raise RucolaError(
+                f"{len(names)} code fingerprints out of date: " + "; ".join(names),
+                hint="run `rucola fingerprint` (or `dvc repro fingerprint_code`)",
+            )
+        out.print(f"fingerprint: {OUT_DIR} up to date", markup=False)
+        return
+    changed, removed = write(app, root)
+    out.print(
+        f"fingerprint: {len(changed)} written, {len(removed)} removed under {OUT_DIR}",
+        markup=False,
+    )
+
+
 @commands.command("salt")
 def salt_folder(
     folder: Annotated[str, typer.Argument(help="the folder of private files, in the repository")],

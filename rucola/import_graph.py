@@ -2,10 +2,15 @@
 (imports inside functions included, because those hid the cycles, and a command imports
 its stage inside the command), the layers, and the import closure of a command.
 
-The closure is what ``dvc.yaml``'s code deps are generated from (:mod:`rucola.dev.pipeline`):
-a stage depends on exactly the files its command may run, so a code change reruns exactly
-the stages whose code it touches. ``tests/test_architecture.py`` proves the graph's shape
-(no cycles, layers only downwards, every package in the wheel) with the same functions.
+The closure is what each command's code fingerprint covers (:mod:`rucola.code_fingerprint`):
+a stage depends on the fingerprint of exactly the files its command may run, so a code
+change reruns exactly the stages whose code it touches. ``tests/test_architecture.py``
+proves the graph's shape (no cycles, layers only downwards, every package in the wheel)
+with the same functions.
+
+Every function takes the repository's ``root`` (default: the checkout this file lies in):
+the fingerprint stage reads the code of the repository it runs in, which is not where an
+installed (``pip install .``) package lies.
 """
 
 from __future__ import annotations
@@ -18,10 +23,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-import typer.main
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 TOP = "rucola"
 
 # Top to bottom; a module may import its own layer and the layers below it, never above.
@@ -62,15 +66,15 @@ class Import:
     function: str | None  # the top-level function it sits in (None: runs on import)
 
 
-def setuptools_config() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+def setuptools_config(root: Path = ROOT) -> dict:
+    return tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "setuptools"
     ]
 
 
-def package_dirs() -> dict[str, Path]:
+def package_dirs(root: Path = ROOT) -> dict[str, Path]:
     """Import name -> folder, as ``[tool.setuptools] package-dir`` maps them."""
-    return {name: ROOT / folder for name, folder in setuptools_config()["package-dir"].items()}
+    return {name: root / folder for name, folder in setuptools_config(root)["package-dir"].items()}
 
 
 def _dotted(package: str, relative: Path) -> str:
@@ -82,10 +86,10 @@ def _under_other_mapping(path: Path, folder: Path, mapped: set[Path]) -> bool:
 
 
 @cache
-def modules() -> dict[str, Module]:
+def modules(root: Path = ROOT) -> dict[str, Module]:
     """Every module of the package (files in folders with an ``__init__.py`` all the way
     up to the mapped folder), by dotted name."""
-    dirs = package_dirs()
+    dirs = package_dirs(root)
     mapped = set(dirs.values())
     found: dict[str, Module] = {}
     for package, folder in dirs.items():
@@ -106,9 +110,9 @@ def modules() -> dict[str, Module]:
     return found
 
 
-def _resolve(name: str) -> str | None:
+def _resolve(name: str, root: Path) -> str | None:
     """The longest prefix of ``name`` that is a module of ours (None: not ours)."""
-    known = modules()
+    known = modules(root)
     while name:
         if name in known:
             return name
@@ -126,9 +130,10 @@ def _base(module: Module, node: ast.ImportFrom) -> str:
 
 
 @cache
-def imports(name: str) -> tuple[Import, ...]:
+def imports(name: str, root: Path = ROOT) -> tuple[Import, ...]:
     """Every import of one of our modules in module ``name``, wherever it is written."""
-    module = modules()[name]
+    known = modules(root)
+    module = known[name]
     tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
     found: list[Import] = []
 
@@ -140,19 +145,20 @@ def imports(name: str) -> tuple[Import, ...]:
             if isinstance(child, ast.Import):
                 for alias in child.names:
                     if alias.name.split(".")[0] == TOP:
-                        found.append(Import(_target(alias.name), alias.name, child.lineno, inner))
+                        target = _target(alias.name, root)
+                        found.append(Import(target, alias.name, child.lineno, inner))
             elif isinstance(child, ast.ImportFrom):
                 base = _base(module, child)
                 if base.split(".")[0] == TOP:
                     for alias in child.names:
                         whole = f"{base}.{alias.name}"
-                        target = whole if whole in modules() else _target(base)
+                        target = whole if whole in known else _target(base, root)
                         found.append(
                             Import(target, f"from {base} import {alias.name}", child.lineno, inner)
                         )
             elif module.is_package and _imports_every_submodule(child):
                 found.extend(
-                    Import(sub, ITER_MODULES, child.lineno, inner) for sub in submodules(name)
+                    Import(sub, ITER_MODULES, child.lineno, inner) for sub in submodules(name, root)
                 )
             visit(child, inner)
 
@@ -177,13 +183,13 @@ def _imports_every_submodule(node: ast.AST) -> bool:
     )
 
 
-def submodules(package: str) -> list[str]:
+def submodules(package: str, root: Path = ROOT) -> list[str]:
     """The modules and packages directly inside ``package``."""
-    return sorted(n for n in modules() if n.rpartition(".")[0] == package and n != package)
+    return sorted(n for n in modules(root) if n.rpartition(".")[0] == package and n != package)
 
 
-def _target(written: str) -> str:
-    return _resolve(written) or written
+def _target(written: str, root: Path) -> str:
+    return _resolve(written, root) or written
 
 
 def parents(name: str) -> list[str]:
@@ -247,10 +253,11 @@ def in_cli(name: str) -> bool:
     return layer(name) == CLI
 
 
-def command_function(cmd: str) -> Callable:
-    """The Python function ``cmd`` (``rucola annotate export --stage 1``) runs, found the
-    way the command line finds it (a group has ``commands``; Typer carries its own Click)."""
-    from rucola.cli import app
+def command_function(app: Any, cmd: str) -> Callable:
+    """The Python function ``cmd`` (``rucola annotate export --stage 1``) runs in the Typer
+    ``app``, found the way the command line finds it (a group has ``commands``; Typer
+    carries its own Click). The app is given, not imported: this layer is below it."""
+    import typer.main
 
     command = typer.main.get_command(app)
     for word in shlex.split(cmd)[1:]:
@@ -285,35 +292,40 @@ def _is_command(node: ast.AST) -> bool:
 
 
 @cache
-def command_functions(name: str) -> frozenset[str]:
-    tree = ast.parse(modules()[name].path.read_text(encoding="utf-8"))
+def command_functions(name: str, root: Path = ROOT) -> frozenset[str]:
+    tree = ast.parse(modules(root)[name].path.read_text(encoding="utf-8"))
     return frozenset(node.name for node in tree.body if _is_command(node))
 
 
-def closure(start: Iterable[str], function: tuple[str, str]) -> set[str]:
+def closure(
+    start: Iterable[str],
+    function: tuple[str, str],
+    root: Path = ROOT,
+    skip: Callable[[str, str], bool] = lambda importer, target: False,
+) -> set[str]:
     """The modules that may run when the command ``function`` (module, name) runs.
 
     In command-line modules, the imports inside other commands never run (each command
     imports its own stage); everything else there, helpers included, counts. Elsewhere
     every import counts, since which functions a stage calls is not known here. A
-    module's parent packages run first, so they count too."""
+    module's parent packages run first, so they count too. ``skip(importer, target)``:
+    an import left out (one the caller accounts for otherwise)."""
     seen: set[str] = set()
     todo = list(start)
+    known = modules(root)
     while todo:
         name = todo.pop()
-        if name in seen or name not in modules():
+        if name in seen or name not in known:
             continue
         seen.add(name)
         todo.extend(parents(name))
         skipped: frozenset[str] = frozenset()
         if in_cli(name):
-            skipped = command_functions(name) - ({function[1]} if name == function[0] else set())
-        todo.extend(i.target for i in imports(name) if i.function not in skipped)
+            own = {function[1]} if name == function[0] else set()
+            skipped = command_functions(name, root) - own
+        todo.extend(
+            i.target
+            for i in imports(name, root)
+            if i.function not in skipped and not skip(name, i.target)
+        )
     return seen
-
-
-def command_modules(cmd: str) -> set[str]:
-    """The modules that may run when the shell command ``cmd`` (``rucola split``) runs."""
-    func = command_function(cmd)
-    # ``rucola`` is the script of [project.scripts], rucola.cli:main (not rucola.__main__).
-    return closure({"rucola.cli", func.__module__}, (func.__module__, func.__name__))

@@ -1,0 +1,351 @@
+"""Code fingerprints: one small file per command, the hash of exactly the code it runs.
+
+DVC reruns a stage when one of its deps changes. Listing each stage's code files as deps
+made ``dvc.yaml`` a generated file of 1,500 lines that nobody could read or edit. Instead
+one stage (``fingerprint_code``) depends on the code folders and writes, for every command
+of the command line, ``reports/code/<command>.json`` (``reports/code/annotate/merge.json``
+for ``rucola annotate merge``): the SHA-256 of each file the command may run and of each
+settings model it reads. Each stage depends on its own command's file, so a code change
+reruns the fingerprint stage (a second) and then exactly the stages whose file changed.
+
+What a command's fingerprint covers:
+
+- **Code:** the import closure of the command's function (:func:`rucola.import_graph.closure`),
+  without the other commands (``rucola/cli/__init__.py`` imports every command module to
+  register it, and none of those runs), plus the package data its modules read
+  (:data:`PACKAGE_DATA`).
+- **Settings:** the settings section modules (``rucola/settings/corpus.py``...) are not
+  taken whole: ``rucola/settings/__init__.py`` imports every one of them, so each stage
+  would rerun for any key of any stage. A command covers the models it reads: its stage
+  section (``stage_command(section=...)``, whole), and every ``params.<key>`` its code
+  reads; a key holding a model (``params.filter.frequency``) covers that model, its bases
+  and the models nested in it; a plain key (``params.filter.rejected``) covers only that
+  field's line. A section module's code outside its classes (defaults, validators' helpers)
+  counts for each command that covers one of its models.
+- **Shared settings code** (``rucola/settings/{__init__,types,keys,problems,schema}.py``,
+  the ``Section`` base in ``types.py`` included) is code every command imports: a change
+  there reruns every stage, as a change to ``rucola/params.py`` does.
+"""
+
+from __future__ import annotations
+
+import ast
+import glob
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, get_args, get_origin
+
+from rucola import import_graph as graph
+from rucola.errors import RucolaError
+
+OUT_DIR = Path("reports/code")
+SETTINGS = "rucola.settings"
+# The settings modules every command shares (read whole, like any other code).
+SHARED_SETTINGS = frozenset(
+    {SETTINGS, *(f"{SETTINGS}.{name}" for name in ("types", "keys", "problems", "schema"))}
+)
+# Files a module reads at run time (not imported, so the closure cannot see them), as globs
+# relative to the repository; a command whose closure holds the module covers each file.
+# pyproject.toml's package-data lists them for the wheel; a test proves every package-data
+# pattern is named here, so a new template cannot be forgotten.
+PACKAGE_DATA: dict[str, tuple[str, ...]] = {
+    "rucola.release.card": ("release/templates/*",),
+    # the offline Data Docs' bootstrap-table, copied beside the pages
+    "rucola.validation.offline_docs": (
+        "validation/vendor/bootstrap-table/*.min.*",
+        "validation/vendor/bootstrap-table/LICENSE",
+        "validation/vendor/bootstrap-table/extensions/filter-control/*",
+    ),
+}
+# Set by ``stage_command`` on the function it registers: the params keys it hands the
+# function (its section, and the key of the file it reads).
+SETTINGS_ATTRIBUTE = "__rucola_settings__"
+
+
+def sha256(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+
+
+# --- the commands -------------------------------------------------------------------------
+
+
+def commands(app: Any) -> dict[str, Callable[..., Any]]:
+    """Every command of the Typer ``app`` by its words (``annotate merge``), with the Python
+    function it runs; a group that runs a command of its own (``rucola audit``) is one."""
+    import inspect
+
+    import typer.main
+
+    found: dict[str, Callable[..., Any]] = {}
+
+    def walk(command: Any, words: tuple[str, ...]) -> None:
+        group = getattr(command, "commands", None)
+        if group is None or (words and command.invoke_without_command):
+            found[" ".join(words)] = inspect.unwrap(command.callback)
+        for name, sub in sorted((group or {}).items()):
+            walk(sub, (*words, name))
+
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+def file_name(words: str) -> str:
+    """``annotate merge`` -> ``annotate/merge.json``, the file under :data:`OUT_DIR`."""
+    return "/".join(words.split()) + ".json"
+
+
+# --- code ---------------------------------------------------------------------------------
+
+
+CLI_PACKAGE = "rucola.cli"
+
+
+def _skip(root: Path, own: str) -> Callable[[str, str], bool]:
+    """The imports a command's closure leaves out: the command line package's imports of
+    the other command modules (made to register them: none of their commands runs) and
+    the settings section modules (covered model by model instead)."""
+
+    def skip(importer: str, target: str) -> bool:
+        if importer == CLI_PACKAGE and target != own and graph.command_functions(target, root):
+            return True
+        return target.startswith(f"{SETTINGS}.") and target not in SHARED_SETTINGS
+
+    return skip
+
+
+def code_modules(function: Callable[..., Any], root: Path) -> set[str]:
+    """The modules that may run when ``function`` (a command) runs."""
+    own = function.__module__
+    return graph.closure({own}, (own, function.__name__), root, _skip(root, own))
+
+
+def package_data(names: set[str], root: Path) -> list[str]:
+    files: set[str] = set()
+    for name in sorted(names):
+        for pattern in PACKAGE_DATA.get(name, ()):
+            found = sorted(glob.glob(pattern, root_dir=root))
+            if not found:
+                raise RucolaError(f"PACKAGE_DATA[{name!r}]: {pattern} matches no file")
+            files.update(found)
+    return sorted(files)
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+def _outer_params_chains(tree: ast.AST, skipped: frozenset[str]) -> Iterator[str]:
+    """Every ``params.a.b`` attribute chain (the longest, not its prefixes), outside the
+    top-level functions named in ``skipped``: ``a.b``."""
+    inner: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
+            inner.add(id(node.value))
+    bodies = [
+        n
+        for n in getattr(tree, "body", [])
+        if not (isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name in skipped)
+    ]
+    for body in bodies:
+        for node in ast.walk(body):
+            if not isinstance(node, ast.Attribute) or id(node) in inner:
+                continue
+            parts: list[str] = []
+            value: ast.expr = node
+            while isinstance(value, ast.Attribute):
+                parts.append(value.attr)
+                value = value.value
+            if _is_params(value):
+                yield ".".join(reversed(parts))
+
+
+# What a chain of params keys starts from: the name every command and stage gives the
+# params (``params.filter.frequency``), or a call that reads them
+# (``read_settings(params_file).generate``).
+PARAMS_NAMES = frozenset({"params"})
+PARAMS_READERS = frozenset({"read_settings", "load_settings"})
+
+
+def _is_params(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in PARAMS_NAMES
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        return name in PARAMS_READERS
+    return False
+
+
+def read_keys(function: Callable[..., Any], modules: set[str], root: Path) -> set[str]:
+    """The params keys a command reads: those ``stage_command`` hands it, and every
+    ``params.<key>`` chain in its code (settings modules aside: they are covered whole)."""
+    keys = {k for k in getattr(function, SETTINGS_ATTRIBUTE, ()) if k}
+    known = graph.modules(root)
+    for name in modules:
+        if name == SETTINGS or name.startswith(f"{SETTINGS}."):
+            continue
+        skipped: frozenset[str] = frozenset()
+        if graph.in_cli(name):
+            own = {function.__name__} if name == function.__module__ else set()
+            skipped = graph.command_functions(name, root) - own
+        tree = ast.parse(known[name].path.read_text(encoding="utf-8"))
+        keys.update(_outer_params_chains(tree, skipped))
+    return keys
+
+
+def _models(tp: Any) -> set[type]:
+    """The settings models in a type (through ``| None``, ``list[...]``, ``dict[..., ...]``
+    and unions), each with its bases and the models nested in its fields."""
+    from pydantic import BaseModel
+
+    from rucola.settings.keys import _unwrap
+
+    tp, _ = _unwrap(tp)
+    found: set[type] = set()
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        for cls in tp.__mro__:
+            if issubclass(cls, BaseModel) and cls.__module__.startswith(SETTINGS):
+                found.add(cls)
+        for field in tp.model_fields.values():
+            found |= _models(field.annotation)
+    for arg in get_args(tp) if get_origin(tp) else ():
+        found |= _models(arg)
+    return found
+
+
+def resolve(key: str) -> tuple[type, str, Any] | None:
+    """``filter.rejected`` -> (the model holding the field, its name, its annotation);
+    None where the chain leaves the schema (``params.model_dump``): the longest prefix that
+    names a field is what is read."""
+    from rucola.settings import Params
+    from rucola.settings.keys import _unwrap
+
+    holder: Any = Params
+    found: tuple[type, str, Any] | None = None
+    for part in key.split("."):
+        tp, _ = _unwrap(holder)
+        fields = getattr(tp, "model_fields", None)
+        if not isinstance(tp, type) or fields is None or part not in fields:
+            break
+        found = (tp, part, fields[part].annotation)
+        holder = fields[part].annotation
+    return found
+
+
+def _class_source(cls: type, root: Path) -> tuple[str, ast.ClassDef]:
+    path = graph.modules(root)[cls.__module__].path
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return text, node
+    raise RucolaError(f"class {cls.__name__} not found", path)
+
+
+def _field_source(cls: type, name: str, root: Path) -> str:
+    """The lines that define field ``name`` in ``cls`` or the base that declares it."""
+    for base in cls.__mro__:
+        if not base.__module__.startswith(SETTINGS):
+            continue
+        text, node = _class_source(base, root)
+        for statement in node.body:
+            target = getattr(statement, "target", None)
+            if isinstance(target, ast.Name) and target.id == name:
+                return ast.get_source_segment(text, statement) or ""
+    raise RucolaError(f"field {name} of {cls.__name__} not found in its source")
+
+
+def _outside_classes(module: str, root: Path) -> str:
+    path = graph.modules(root)[module].path
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    for node in reversed(ast.parse(text).body):
+        if isinstance(node, ast.ClassDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+            del lines[start : node.end_lineno]
+    return "".join(lines)
+
+
+def settings_hashes(keys: set[str], root: Path) -> dict[str, str]:
+    """Hash of each model the keys cover (by qualified name), of each plain field read
+    alone (by key), and of each covered model's module outside its classes."""
+    found: dict[str, str] = {}
+    models: set[type] = set()
+    for key in sorted(keys):
+        resolved = resolve(key)
+        if resolved is None:
+            continue
+        holder, name, annotation = resolved
+        inside = _models(annotation)
+        if inside:
+            models |= inside
+        else:
+            path = key.split(".")[: key.split(".").index(name) + 1]
+            found[".".join(path)] = sha256(_field_source(holder, name, root))
+    for cls in models:
+        if cls.__module__ in SHARED_SETTINGS:
+            continue  # shared code (the ``Section`` base): in every command's code already
+        text, node = _class_source(cls, root)
+        found[f"{cls.__module__}.{cls.__name__}"] = sha256(ast.get_source_segment(text, node) or "")
+    modules = {cls.__module__ for cls in models} - SHARED_SETTINGS
+    for module in modules:
+        found[f"{module} (outside classes)"] = sha256(_outside_classes(module, root))
+    return dict(sorted(found.items()))
+
+
+# --- fingerprints ---------------------------------------------------------------------------
+
+
+def fingerprint(words: str, function: Callable[..., Any], root: Path) -> dict[str, Any]:
+    """One command's fingerprint: its code files and settings, each hashed, and the hash
+    of both (what changes when, and only when, the command's code does)."""
+    names = code_modules(function, root)
+    known = graph.modules(root)
+    files = sorted({known[n].path.relative_to(root).as_posix() for n in names})
+    files += package_data(names, root)
+    code = {f: sha256((root / f).read_bytes()) for f in sorted(set(files))}
+    settings = settings_hashes(read_keys(function, names, root), root)
+    body = {"code": code, "settings": settings}
+    whole = sha256(json.dumps(body, sort_keys=True))
+    return {"command": f"rucola {words}", **body, "sha256": whole}
+
+
+def fingerprints(app: Any, root: Path) -> dict[str, dict[str, Any]]:
+    """File name under :data:`OUT_DIR` -> fingerprint, for every command of ``app``."""
+    return {file_name(words): fingerprint(words, f, root) for words, f in commands(app).items()}
+
+
+def render(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def stale(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[dict[str, str], list[str]]:
+    """(the files to write: name -> text, the stale JSON files to remove) under ``out_dir``
+    (relative to ``root``)."""
+    wanted = {name: render(record) for name, record in fingerprints(app, root).items()}
+    folder = root / out_dir
+    write = {
+        name: text
+        for name, text in wanted.items()
+        if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text
+    }
+    present = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.json"))
+    return write, [name for name in present if name not in wanted]
+
+
+def write(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[list[str], list[str]]:
+    """Bring ``out_dir`` up to date: (the files written, the stale ones removed). A file
+    whose text is unchanged is not rewritten (its hash, which DVC reads, stays)."""
+    from rucola.io import write_text
+
+    changed, removed = stale(app, root, out_dir)
+    folder = root / out_dir
+    for name, text in changed.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        write_text(text, folder / name)
+    for name in removed:
+        (folder / name).unlink()
+    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
+        if not any(sub.iterdir()):
+            sub.rmdir()
+    return sorted(changed), removed
