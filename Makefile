@@ -84,8 +84,9 @@ release: $(VENV)/.base
 	git add release/CHANGELOG.md $(KEPT).dvc data/releases/.gitignore && git commit -m "Release v$(VERSION)" -- release/CHANGELOG.md $(KEPT).dvc data/releases/.gitignore
 	git tag -a v$(VERSION) -m "Release v$(VERSION)"
 
-# Rewrite every file derived from the code and the schema: dvc.yaml (each stage's code deps
-# from its command's imports), params.yaml, the presets in configs/, docs/params.md's table.
+# Rewrite every file derived from the code and the schema: the code fingerprints under
+# reports/code/ (as dvc repro's fingerprint_code does), params.yaml, the presets in configs/,
+# docs/params.md's table.
 generate: $(VENV)/.base
 	$(OFFLINE) python -m rucola.dev generate
 

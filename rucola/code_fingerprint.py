@@ -72,12 +72,16 @@ def sha256(data: bytes | str) -> str:
 
 
 def commands(app: Any) -> dict[str, Callable[..., Any]]:
-    """Every command of the Typer ``app`` by its words (``annotate merge``), with the Python
-    function it runs; a group that runs a command of its own (``rucola audit``) is one."""
+    """Every command of ``app`` (the command line's root: a Typer app, or the Click group
+    a running command finds as its context's root) by its words (``annotate merge``), with
+    the Python function it runs; a group that runs a command of its own (``rucola audit``)
+    is one."""
     import inspect
 
+    import typer
     import typer.main
 
+    root = typer.main.get_command(app) if isinstance(app, typer.Typer) else app
     found: dict[str, Callable[..., Any]] = {}
 
     def walk(command: Any, words: tuple[str, ...]) -> None:
@@ -87,7 +91,7 @@ def commands(app: Any) -> dict[str, Callable[..., Any]]:
         for name, sub in sorted((group or {}).items()):
             walk(sub, (*words, name))
 
-    walk(typer.main.get_command(app), ())
+    walk(root, ())
     return found
 
 

@@ -42,6 +42,36 @@ def shared_data() -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def built_sample(tmp_path_factory) -> Path:
+    """The sample pipeline as a user has it after ``make repro``, built once per test
+    session and shared (a real git and DVC repository: ``dvc repro``, then everything
+    committed). Read it, never change it: a test that changes it takes
+    :func:`built_sample_copy`."""
+    from dvc_project import copy_project, git, sh
+
+    root = copy_project(tmp_path_factory.mktemp("built") / "sample")
+    (root / "docs").mkdir(exist_ok=True)  # what `python -m rucola.dev check` reads too
+    (root / "docs/params.md").write_bytes((ROOT / "docs/params.md").read_bytes())
+    git("init", "-q", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "the project", cwd=root)
+    sh("dvc", "repro", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "the sample reproduced", cwd=root)
+    assert git("status", "--porcelain", cwd=root) == ""
+    return root
+
+
+@pytest.fixture
+def built_sample_copy(built_sample: Path, tmp_path: Path) -> Path:
+    """A copy of :func:`built_sample` of the test's own (about 25 MB: the repository, its
+    DVC cache and outputs), to change freely."""
+    import shutil
+
+    return Path(shutil.copytree(built_sample, tmp_path / "sample", symlinks=True))
+
+
 @pytest.fixture
 def run_cli():
     """Invoke ``rucola`` in-process; returns (exit code, stdout, stderr)."""

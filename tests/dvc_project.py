@@ -13,10 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COPY = [
     "dvc.yaml",
+    ".dvcignore",
+    "pyproject.toml",  # the code fingerprints read its package-dir mapping
     "params.yaml",
     "configs",
     "data/sample",
     "reports/inputs",
+    "reports/code",
     "reports/generate/README.md",  # merge_candidates depends on the folder, generators or not
     # and every folder pyproject's package-dir maps into rucola (see copy_project)
     ".dvc/config",
@@ -27,7 +30,7 @@ COPY = [
 
 def copy_project(target: Path) -> Path:
     """Copy what ``dvc repro`` needs into ``target`` (created); returns ``target``."""
-    from rucola.dev.imports import package_dirs
+    from rucola.import_graph import package_dirs
 
     folders = sorted({p.relative_to(ROOT).as_posix() for p in package_dirs().values()})
     for name in [*COPY, *folders]:

@@ -1,14 +1,16 @@
 """The package's shape, proven from its source: no import cycles, the layers hold, and every
 package is in the wheel.
 
-The import graph is read with ``ast`` (:mod:`rucola.dev.imports`), imports inside functions
-included, because those are the imports that hid the cycles. The same graph generates each
-DVC stage's code deps; tests/test_wiring.py proves ``dvc.yaml`` holds exactly those.
+The import graph is read with ``ast`` (:mod:`rucola.import_graph`), imports inside functions
+included, because those are the imports that hid the cycles. The same graph gives each
+command's code fingerprint (tests/rucola/test_code_fingerprint.py).
 """
 
 from __future__ import annotations
 
-from rucola.dev.imports import (
+import importlib
+
+from rucola.import_graph import (
     CLI,
     ITER_MODULES,
     LAYERS,
@@ -16,7 +18,6 @@ from rucola.dev.imports import (
     _dotted,
     _under_other_mapping,
     closure,
-    command_modules,
     cycles,
     graph,
     imports,
@@ -75,7 +76,7 @@ def test_no_import_cycles():
 
 
 def test_nothing_below_imports_the_command_line():
-    """Only the developer tools above it (rucola.dev reads the commands to wire dvc.yaml)."""
+    """Only the developer tools above it (rucola.dev reads the commands to fingerprint them)."""
     offenders = [
         f"{modules()[name].path.relative_to(ROOT)}:{i.line}: {i.written}"
         for name in modules()
@@ -89,7 +90,7 @@ def test_nothing_below_imports_the_command_line():
 
 
 def test_the_developer_tools_are_the_top_layer():
-    assert layer("rucola.dev.pipeline") == 0 < layer("rucola.cli") == CLI
+    assert layer("rucola.dev.params") == 0 < layer("rucola.cli") == CLI
     assert LAYERS[CLI][0] == "the command line"
 
 
@@ -125,8 +126,14 @@ def test_the_wheel_lists_every_package():
     assert not loose, f"modules outside any package (left out of the wheel): {loose}"
 
 
+def _command_modules(module: str, function: str) -> set[str]:
+    from rucola.code_fingerprint import code_modules
+
+    return code_modules(getattr(importlib.import_module(module), function), ROOT)
+
+
 def test_the_closure_follows_the_command_into_its_stage():
-    code = command_modules("rucola split")
+    code = _command_modules("rucola.cli.corpus", "split")
     assert {"rucola.corpus.split", "rucola.cli.corpus", "rucola.params", "rucola"} <= code
     assert "rucola.corpus.filters.stage" not in code  # filter's stage, imported by filter only
     assert "rucola.release.build" not in code
@@ -146,4 +153,4 @@ def test_a_package_importing_all_its_modules_imports_each_of_them():
     defined); the closure must see each, or a rule module would be no stage's code dep."""
     found = {i.target for i in imports("rucola.corpus.filters") if i.written == ITER_MODULES}
     assert {"rucola.corpus.filters.length", "rucola.corpus.filters.frequency"} <= found
-    assert "rucola.corpus.filters.length" in command_modules("rucola filter")
+    assert "rucola.corpus.filters.length" in _command_modules("rucola.cli.corpus", "filter_")

@@ -15,7 +15,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from rucola.dev.imports import package_dirs
+from rucola.import_graph import package_dirs
 
 ROOT = Path(__file__).resolve().parents[1]
 # The folders pyproject's package-dir maps into rucola (corpus/, curation/, ...).

@@ -52,6 +52,7 @@ def track_index(params_file: ParamsOption = None) -> None:
 
 @commands.command("fingerprint")
 def fingerprint_code(
+    ctx: typer.Context,
     check: Annotated[
         bool, typer.Option("--check", help="write nothing; exit 1 naming each stale file")
     ] = False,
@@ -60,10 +61,10 @@ def fingerprint_code(
     runs and the settings models it reads; a stage depends on its command's file."""
     from pathlib import Path
 
-    from rucola.cli import app
     from rucola.code_fingerprint import OUT_DIR, stale, write
     from rucola.errors import RucolaError
 
+    app = ctx.find_root().command  # the command line itself, every command in it
     root = Path.cwd()
     if check:
         changed, removed = stale(app, root)

@@ -14,18 +14,27 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from rucola.dev import pipeline
-from rucola.dev.imports import ROOT
 from rucola.errors import RucolaError
+from rucola.import_graph import ROOT
 
 Generator = Callable[[Path, bool], list[str]]
 USAGE = "usage: python -m rucola.dev generate|check"
 
 
+def fingerprints(root: Path, check: bool) -> list[str]:
+    """The code fingerprints (``reports/code/``): the stale or foreign files' names."""
+    from rucola.cli import app
+    from rucola.code_fingerprint import OUT_DIR, stale, write
+
+    changed, removed = stale(app, root) if check else write(app, root)
+    return [(OUT_DIR / name).as_posix() for name in [*changed, *removed]]
+
+
 def generators() -> list[Generator]:
-    """dvc.yaml, then the params files and the params table (rucola.dev.params, when
-    present: it is written separately, and this command runs without it)."""
-    found: list[Generator] = [pipeline.generate]
+    """The code fingerprints, then the params files and the params table
+    (rucola.dev.params, when present: it is written separately, and this command runs
+    without it)."""
+    found: list[Generator] = [fingerprints]
     try:
         params = importlib.import_module("rucola.dev.params")
     except ModuleNotFoundError as error:

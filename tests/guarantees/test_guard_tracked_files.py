@@ -1,8 +1,8 @@
 """Guarantee: every file git tracks is public (issue 32, 1).
 
 A corpus repository is public, so everything git tracks is public too. Every output of
-``dvc.yaml`` declares itself public or private (``meta: {access: ...}``, written by
-``rucola/dev/wiring.py``); a private output is in the DVC cache and ignored by git; a
+``dvc.yaml`` declares itself public or private (``meta: {access: ...}``, held to it by
+``tests/test_dvc_yaml.py``); a private output is in the DVC cache and ignored by git; a
 git-tracked file lies only in public outputs. Checked over this repository's own tree, and
 shown to fail on a project that breaks the rule.
 """
@@ -53,12 +53,9 @@ def test_the_check_fails_on_an_undeclared_or_unignored_output(tmp_path: Path):
     root = project(tmp_path / "p")
     text = (root / "dvc.yaml").read_text(encoding="utf-8")
     # the baseline report, declared by nothing; the private reports, no longer ignored
-    declared = (
-        "      - ${baseline.report}:\n          cache: false\n          persist: true\n"
-        "          meta: {access: public}"
-    )
+    declared = "      - ${baseline.report}: {cache: false, persist: true, meta: {access: public}}"
     assert declared in text
-    text = text.replace(declared, "      - ${baseline.report}:\n          cache: false")
+    text = text.replace(declared, "      - ${baseline.report}: {cache: false}")
     (root / "dvc.yaml").write_text(text, encoding="utf-8")
     ignore = (root / ".gitignore").read_text(encoding="utf-8")
     (root / ".gitignore").write_text(ignore.replace("/reports/private/\n", ""), encoding="utf-8")
