@@ -38,10 +38,6 @@ def _alternatives(content: str) -> list[tuple[str, str]] | None:
     return [("", ""), (mark, text)]
 
 
-def is_alternation(content: str) -> bool:
-    return _alternatives(content) is not None
-
-
 def expand(sentence: str) -> list[Variant] | None:
     """All variants of ``sentence``, or None when it holds no alternation.
 

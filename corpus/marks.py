@@ -15,7 +15,7 @@ EXCLUDE = "exclude"
 
 # A judgment mark is a run of these characters in front of the sentence.
 MARK_CHARS = "*?#%"
-_LEADING_MARK = re.compile(r"^\s*([*?#%]+)\s*")
+_LEADING_MARK = re.compile(rf"^\s*([{re.escape(MARK_CHARS)}]+)\s*")
 
 
 def split_leading_mark(text: str) -> tuple[str, str]:

@@ -30,7 +30,6 @@ from rucola.corpus.sources.rucola_csv import is_published_layout, published_fram
 from rucola.errors import RucolaError
 from rucola.stage import read_frame, read_table
 
-PIN_COLUMNS = ["key", "split", "scope", "id"]
 # split.new_rows: split new rows by the ratios, or send them all to one split (the schema,
 # rucola.settings.NewRows, holds the key to these values when params are read).
 STRATIFIED = "stratified"

@@ -36,7 +36,7 @@ from __future__ import annotations
 import csv
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -49,6 +49,7 @@ from rucola.curation.review_config import (
     KEEP,
     NO_CATEGORY,
     RECATEGORISE,
+    RELABEL,
     REMOVE,
 )
 
@@ -143,8 +144,118 @@ def reason(answers: Iterable[Answer], decision: str, n: int, m: int) -> str:
     return "; ".join(comments) if comments else f"review: {decision} by {n} of {m}"
 
 
+@dataclass(frozen=True)
+class Decided:
+    """A decision a majority of the task's reviewers made, to be turned into an outcome by
+    its handler: ``voters`` are the reviewers who made it, ``n`` of ``m``."""
+
+    task: ReviewTask
+    decision: str
+    voters: list[Answer]
+    n: int
+    m: int
+
+    @property
+    def by(self) -> str:
+        return f"{self.decision} by {self.n} of {self.m}"
+
+    @property
+    def category(self) -> str:
+        return self.task.error_type or ""
+
+    def undecided(self, why: str) -> Outcome:
+        return Outcome(self.task, "undecided", self.decision, f"{self.by}, but {why}")
+
+    def unchanged(self, what: str) -> Outcome:
+        return Outcome(self.task, "unchanged", self.decision, f"{self.by}: {what}")
+
+    def changed(self, *fields: tuple[str, str, str]) -> Outcome:
+        """The errata (field, new, old) of the decision, or undecided if one is refused."""
+        task = self.task
+        text = reason(self.voters, self.decision, self.n, self.m)
+        errata = tuple(
+            Erratum(task.split, task.domain or "", task.id, field, new, text, old)
+            for field, new, old in fields
+        )
+        faults = [f for f in map(cell_fault, errata) if f is not None]
+        if faults:
+            return self.undecided(faults[0])
+        return Outcome(task, "erratum", self.decision, self.by, errata)
+
+
+def _keep(d: Decided) -> Outcome:
+    return Outcome(d.task, "keep", d.decision, d.by)
+
+
+def _remove(d: Decided) -> Outcome:
+    return d.changed(("remove", "", d.task.sentence))
+
+
+def _fix_text(d: Decided) -> Outcome:
+    # a text of invisible characters only is none: the split's normalisation empties it
+    written = [a.text for a in d.voters if normalize_text(a.text)]
+    text = majority(written, d.m)
+    if text is None:
+        if not written:
+            return d.undecided("no corrected text was written")
+        return d.undecided(f"no text from a majority of {d.m} ({_counts(written)})")
+    if normalize_text(text[0]) == normalize_text(d.task.sentence):
+        return d.unchanged("the text is the sentence as is")
+    return d.changed(("sentence", text[0], d.task.sentence))
+
+
+def _recategorise(d: Decided) -> Outcome:
+    if d.task.label != UNACCEPTABLE:
+        return d.undecided(
+            f"the row's label is {d.task.label}: only an unacceptable row has a category "
+            "(relabel it instead)"
+        )
+    categories = [a.category for a in d.voters if a.category]
+    category = majority(categories, d.m)
+    if category is None:
+        shown = _counts(categories) if categories else "none chosen"
+        return d.undecided(f"no category from a majority of {d.m} ({shown})")
+    if category[0] == NO_CATEGORY:
+        return d.undecided("an unacceptable row needs a category (relabel it to 1 instead)")
+    if category[0] == d.category:
+        return d.unchanged(f"the category is {category[0]}")
+    return d.changed(("error_type", category[0], d.category))
+
+
+def _relabel(d: Decided) -> Outcome:
+    if d.task.label not in (0, 1):
+        return d.undecided("the row has no label to flip (a test row without gold)")
+    if d.task.label == UNACCEPTABLE:
+        return d.changed(("label", "1", "0"))
+    categories = [a.category for a in d.voters if a.category and a.category != NO_CATEGORY]
+    category = majority(categories, d.n)
+    if category is None:
+        shown = _counts(categories) if categories else "none chosen"
+        return d.undecided(
+            f"a relabel to 0 needs a category from a majority of the {d.n} relabelling "
+            f"reviewers ({shown})"
+        )
+    if category[0] == d.category:  # the split refuses an erratum that changes nothing
+        return d.undecided(
+            f"the row already has category {d.category}, and the split takes neither "
+            "an error_type erratum that changes nothing nor a relabel to 0 without one"
+        )
+    return d.changed(("label", "0", "1"), ("error_type", category[0], d.category))
+
+
+# One handler per decision a reviewer can make.
+HANDLERS: dict[str, Callable[[Decided], Outcome]] = {
+    KEEP: _keep,
+    REMOVE: _remove,
+    FIX_TEXT: _fix_text,
+    RECATEGORISE: _recategorise,
+    RELABEL: _relabel,
+}
+
+
 def decide(task: ReviewTask) -> Outcome:
-    """The outcome of one task (see the module docstring)."""
+    """The outcome of one task (see the module docstring): none without answers, undecided
+    without a majority, else what the handler of the majority's decision makes of it."""
     m = len(task.answers)
     if m == 0:
         return Outcome(task, "unreviewed", None, "no answer yet")
@@ -155,68 +266,4 @@ def decide(task: ReviewTask) -> Outcome:
         return Outcome(task, "undecided", None, f"{kind}: {tally(task.answers)}")
     decision, n = found
     voters = [a for a in task.answers if a.decision == decision]
-    by = f"{decision} by {n} of {m}"
-
-    def undecided(why: str) -> Outcome:
-        return Outcome(task, "undecided", decision, f"{by}, but {why}")
-
-    def changed(*fields: tuple[str, str, str]) -> Outcome:
-        text = reason(voters, decision, n, m)
-        errata = tuple(
-            Erratum(task.split, task.domain or "", task.id, field, new, text, old)
-            for field, new, old in fields
-        )
-        faults = [f for f in map(cell_fault, errata) if f is not None]
-        return undecided(faults[0]) if faults else Outcome(task, "erratum", decision, by, errata)
-
-    current_category = task.error_type or ""
-    if decision == KEEP:
-        return Outcome(task, "keep", decision, by)
-    if decision == REMOVE:
-        return changed(("remove", "", task.sentence))
-    if decision == FIX_TEXT:
-        # a text of invisible characters only is none: the split's normalisation empties it
-        written = [a.text for a in voters if normalize_text(a.text)]
-        text = majority(written, m)
-        if text is None:
-            if not written:
-                return undecided("no corrected text was written")
-            return undecided(f"no text from a majority of {m} ({_counts(written)})")
-        if normalize_text(text[0]) == normalize_text(task.sentence):
-            return Outcome(task, "unchanged", decision, f"{by}: the text is the sentence as is")
-        return changed(("sentence", text[0], task.sentence))
-    if decision == RECATEGORISE:
-        if task.label != UNACCEPTABLE:
-            return undecided(
-                f"the row's label is {task.label}: only an unacceptable row has a category "
-                "(relabel it instead)"
-            )
-        categories = [a.category for a in voters if a.category]
-        category = majority(categories, m)
-        if category is None:
-            shown = _counts(categories) if categories else "none chosen"
-            return undecided(f"no category from a majority of {m} ({shown})")
-        if category[0] == NO_CATEGORY:
-            return undecided("an unacceptable row needs a category (relabel it to 1 instead)")
-        if category[0] == current_category:
-            return Outcome(task, "unchanged", decision, f"{by}: the category is {category[0]}")
-        return changed(("error_type", category[0], current_category))
-    # RELABEL
-    if task.label not in (0, 1):
-        return undecided("the row has no label to flip (a test row without gold)")
-    if task.label == UNACCEPTABLE:
-        return changed(("label", "1", "0"))
-    categories = [a.category for a in voters if a.category and a.category != NO_CATEGORY]
-    category = majority(categories, n)
-    if category is None:
-        shown = _counts(categories) if categories else "none chosen"
-        return undecided(
-            f"a relabel to 0 needs a category from a majority of the {n} relabelling "
-            f"reviewers ({shown})"
-        )
-    if category[0] == current_category:  # the split refuses an erratum that changes nothing
-        return undecided(
-            f"the row already has category {current_category}, and the split takes neither "
-            "an error_type erratum that changes nothing nor a relabel to 0 without one"
-        )
-    return changed(("label", "0", "1"), ("error_type", category[0], current_category))
+    return HANDLERS[decision](Decided(task, decision, voters, n, m))

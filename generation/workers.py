@@ -6,7 +6,7 @@ the same worker and give the same output for the same texts and seed.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import razdel
 
@@ -14,12 +14,6 @@ from rucola.generation.config import GeneratorConfig
 from rucola.generation.perturb import RULES, perturb
 
 Outputs = list[list[tuple[str, str]]]
-
-
-class Worker(Protocol):
-    stats: dict[str, int]
-
-    def __call__(self, texts: list[str], seed: int) -> Outputs: ...
 
 
 class PerturbationWorker:

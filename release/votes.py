@@ -245,10 +245,6 @@ class ReleasedVotes:
     not_released: int
     key: AnnotatorKey | None
 
-    @property
-    def released(self) -> int:
-        return sum(t.num_rows for t in self.public.values()) + self.private.num_rows
-
     def annotators(self) -> int:
         """Distinct annotators among the public votes."""
         ids = set()

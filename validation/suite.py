@@ -39,7 +39,6 @@ ROWS = "rows"  # the split data
 # The split row's columns by type, from the one schema (``corpus.schema``).
 STRING_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_string)
 INTEGER_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_integer)
-FLOAT_COLUMNS = schema.columns_of_type(schema.SPLIT_ROW_SCHEMA, pa.types.is_floating)
 REQUIRED_COLUMNS = schema.SPLIT_ROW_SCHEMA.names
 # Not null for labelled rows; an unlabelled published test row (label -1) has neither.
 LABELLED_ONLY_COLUMNS = {"domain", "detailed_source"}

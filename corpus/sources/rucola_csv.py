@@ -38,7 +38,6 @@ PUBLISHED_FILES = {
     "test.csv": ("test", None),
 }
 GOLD_FILE = "test_gold.csv"
-NOT_READ = {"sample_submission.csv"}
 
 
 def is_published_layout(folder: Path) -> bool:

@@ -260,3 +260,12 @@ def test_a_decision_the_split_would_refuse_is_undecided():
     assert decide(row(1, "Syntax", a("1", "relabel", "Morphology"))).status == "erratum"
     assert decide(row(1, None, a("1", "fix text", text="Он спит!"))).status == "erratum"
     assert decide(row(1, None, a("1", "remove", comment="gone"))).status == "erratum"
+
+
+def test_every_decision_a_reviewer_can_make_has_its_handler():
+    """``decide`` hands the majority's decision to one handler per decision: a decision
+    added to the review's choices without one would fail on the first task that takes it."""
+    from rucola.curation.decisions import HANDLERS
+    from rucola.curation.review_config import DECISIONS
+
+    assert set(HANDLERS) == set(DECISIONS)
