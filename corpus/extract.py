@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,10 +43,9 @@ from rucola.corpus.extract_rules import (
     variant_rules,
 )
 from rucola.corpus.homoglyphs import fix_homoglyphs
-from rucola.corpus.learner import MinimalPairs, read_pairs
 from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, UNACCEPTABLE, MarkMap, split_leading_mark
 from rucola.corpus.normalize import normalize_text, repaired_characters
-from rucola.corpus.sources.readers import read_source, source_files
+from rucola.corpus.sources.readers import Readers, source_files
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
@@ -268,19 +267,6 @@ class Extractor:
             out.keep(variant, label, group, corrections, self.settings.require_error_type)
 
 
-def _learner_rows(
-    file: Path, source: ExtractSource, pairs: MinimalPairs, encoding: str
-) -> Iterator[RawExample]:
-    """An M2 file's minimal pairs; their domain is ``learner``, whatever else is asked."""
-    if source.domain not in (None, schema.LEARNER):
-        raise RucolaError(
-            f"an M2 source gives learner rows, not {source.domain}",
-            file,
-            hint="leave out 'domain' for an m2 source, or give 'learner'",
-        )
-    return read_pairs(file, source.source or file.stem, pairs, encoding)
-
-
 def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
     """Keep the first of identical rows; set aside every row of a conflicting sentence.
 
@@ -355,8 +341,7 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
     extractor = Extractor(settings)
-    pairs = MinimalPairs(settings.m2, settings.error_types)
-    encoding = settings.encoding
+    readers = Readers(settings)
     collector = _Collector()
     files_read: list[str] = []
     with StageRun(
@@ -371,14 +356,7 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
             for file in source_files(Path(source.path), source.type):
                 files_read.append(str(file))
                 before = collector.lines_read
-                examples = read_source(
-                    file,
-                    source.type,
-                    source,
-                    encoding,
-                    m2_reader=lambda f, s=source: _learner_rows(f, s, pairs, encoding),
-                )
-                for example in examples:
+                for example in readers.read(file, source):
                     extractor.add(example, collector)
                 if collector.lines_read == before:
                     raise RucolaError(
@@ -409,8 +387,8 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
             else None,
             "per_source": source_statistics(frame),
         }
-        if pairs.counts["sentences"]:  # M2 learner corpora: pairs made, edits per category
-            private["learner"] = pairs.report()
+        # what the readers add (M2 learner corpora: pairs made, edits per category)
+        private.update(readers.report())
         summary = run.finish(
             frame,
             schema.BASE_SCHEMA,

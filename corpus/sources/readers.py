@@ -1,39 +1,44 @@
 """Which reader reads a judged source: by its declared type or its extension.
 
-A reader only turns a file into ``RawExample`` records with their origin; deciding labels,
-expanding alternations and de-duplicating happen in ``corpus.extract`` for every format alike.
-M2 learner corpora (``corpus.sources.m2``) carry edits, not judgments: ``corpus.learner``
-turns their sentences into labelled minimal pairs, and ``corpus.extract`` calls it for the
-files this module types ``m2``. A new reader is a module of this package and one entry here.
+A reader (``corpus.sources.formats``, one registered class per ``type``) only turns a file
+into ``RawExample`` records with their origin; deciding labels, expanding alternations and
+de-duplicating happen in ``corpus.extract`` for every format alike. A new format is one
+module of ``corpus.sources.formats`` (README, "How to add a rule, a reader, a stage").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, Any
 
-from rucola.corpus.sources import lists, rucola_csv, sheets
-from rucola.corpus.sources.records import RawExample
+from rucola.corpus.sources import rucola_csv
+from rucola.corpus.sources.records import RawExample, SourceReader
 from rucola.errors import RucolaError
-from rucola.settings import ExtractSource, SourceType
+from rucola.registry import SOURCE_READERS
 
-__all__ = ["SOURCE_TYPES", "RawExample", "read_source", "source_files", "source_type"]
+if TYPE_CHECKING:
+    from rucola.settings import Extract, ExtractSource
 
-SOURCE_TYPES: tuple[SourceType, ...] = get_args(SourceType)
-_BY_EXTENSION: dict[str, SourceType] = {
-    ".tsv": "sheet",
-    ".csv": "sheet",
-    ".txt": "list",
-    ".m2": "m2",
-}
+__all__ = ["RawExample", "Readers", "by_extension", "source_files", "source_type"]
 
 
-def source_type(path: Path, declared: SourceType | None) -> SourceType:
+def by_extension() -> dict[str, str]:
+    """File extension -> the type that reads it when a source gives none (one each)."""
+    found: dict[str, str] = {}
+    for reader in SOURCE_READERS:
+        for extension in reader.extensions:
+            if extension in found:
+                raise ValueError(f"{extension}: both {found[extension]} and {reader.name}")
+            found[extension] = reader.name
+    return found
+
+
+def source_type(path: Path, declared: str | None) -> str:
     """The declared type (one the schema allows), else the one the extension gives."""
     if declared:
         return declared
-    kind = _BY_EXTENSION.get(path.suffix.lower())
+    kind = by_extension().get(path.suffix.lower())
     if kind is None:
         raise RucolaError(
             f"cannot tell the source type from the extension '{path.suffix}'",
@@ -43,11 +48,14 @@ def source_type(path: Path, declared: SourceType | None) -> SourceType:
     return kind
 
 
-def source_files(path: Path, declared: SourceType | None = None) -> list[Path]:
+def source_files(path: Path, declared: str | None = None) -> list[Path]:
     """A file, or the files of a folder in name order (hidden files and README skipped).
 
     A folder in the published RuCoLA layout (``type`` ``rucola_csv`` or left out) is one
     source, read as a whole release (``corpus.sources.rucola_csv.read_published_release``).
+    A folder of a declared type is read for that type's files only (an m2 folder for its
+    ``.m2`` files, not a paper's tables beside them); one without a type for every file a
+    reader knows by its extension.
     """
     if not path.exists():
         raise RucolaError("source not found", path)
@@ -55,14 +63,8 @@ def source_files(path: Path, declared: SourceType | None = None) -> list[Path]:
         return [path]
     if declared in (None, "rucola_csv") and rucola_csv.is_published_layout(path):
         return [path]
-    # A folder declared m2 is read for its .m2 files only (not a paper's tables beside
-    # them), one declared sheet or list for its judgment files, an undeclared one for all.
-    if declared == "m2":
-        wanted = {".m2"}
-    elif declared is None:
-        wanted = set(_BY_EXTENSION)
-    else:
-        wanted = set(_BY_EXTENSION) - {".m2"}
+    known = set(by_extension())
+    wanted = set(SOURCE_READERS[declared].extensions or known) if declared else known
     files = [
         p
         for p in sorted(path.rglob("*"))
@@ -78,31 +80,27 @@ def source_files(path: Path, declared: SourceType | None = None) -> list[Path]:
     return files
 
 
-M2Reader = Callable[[Path], Iterable[RawExample]]
+class Readers:
+    """The readers of one run of ``extract``: one instance per type, made when first
+    needed (an M2 reader keeps counts across files for the report)."""
 
+    def __init__(self, settings: Extract) -> None:
+        self.settings = settings
+        self._made: dict[str, SourceReader] = {}
 
-def read_source(
-    path: Path,
-    declared_type: SourceType | None,
-    options: ExtractSource,
-    encoding: str,
-    m2_reader: M2Reader | None = None,
-) -> Iterator[RawExample]:
-    """The examples of one file (or published release folder). ``m2_reader`` turns an M2
-    file into examples (``corpus.learner``, given by the caller: the minimal pairs depend
-    on the run's ``extract.m2`` params, and this package imports no stage logic)."""
-    if path.is_dir():  # a published release folder (see source_files)
-        yield from rucola_csv.read_published_release(path, options, encoding)
-        return
-    kind = source_type(path, declared_type)
-    if kind == "m2":
-        if m2_reader is None:
-            raise ValueError("an M2 source needs an m2_reader (corpus.learner)")
-        yield from m2_reader(path)
-        return
-    reader = {
-        "sheet": sheets.read_sheet,
-        "list": lists.read_list,
-        "rucola_csv": rucola_csv.read_rucola_csv,
-    }[kind]
-    yield from reader(path, options, encoding)
+    def reader(self, kind: str) -> SourceReader:
+        if kind not in self._made:
+            self._made[kind] = SOURCE_READERS[kind](self.settings)
+        return self._made[kind]
+
+    def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:
+        """The examples of one file (or published release folder) of ``source``."""
+        kind = "rucola_csv" if path.is_dir() else source_type(path, source.type)
+        return self.reader(kind).read(path, source)
+
+    def report(self) -> dict[str, Any]:
+        """What the readers used add to the stage's private report."""
+        found: dict[str, Any] = {}
+        for kind in sorted(self._made):
+            found.update(self._made[kind].report())
+        return found

@@ -1,10 +1,16 @@
-"""The record every source reader yields, in a module of its own so that the readers and
-the package that dispatches to them import it without importing each other."""
+"""The record every source reader yields and the class every reader is, in a module of its
+own so that the readers and the package that dispatches to them import it without importing
+each other."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from rucola.settings import Extract, ExtractSource
 
 
 @dataclass
@@ -31,3 +37,37 @@ class RawExample:
     # annotators disagree): extract sets it aside with this reason, counted like any other.
     set_aside: str | None = None
     set_aside_detail: str | None = None
+
+
+# What a format carries: a label per row (1/0), or a judgment mark (``*``, ``?``...) that
+# ``extract.marks`` turns into one.
+LABELS, MARKS = "labels", "marks"
+
+
+class SourceReader:
+    """One input format of ``extract.sources``, registered under its ``type``
+    (``@SOURCE_READERS.register`` in a module of ``corpus.sources.formats``).
+
+    ``extensions``: the files it reads when a source gives no ``type`` (none: only when
+    named); ``carries``: ``labels``, ``marks`` or both; ``example``: a small valid file of
+    the format (``example_name`` is its file name), which the contract tests
+    (tests/guarantees/test_guard_source_readers.py) read, break and check, so a new reader
+    meets them without a test of its own. One instance reads every file of its type in a
+    run of ``extract`` (``settings``: the stage's section), and may add to its report."""
+
+    name: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]] = ()
+    carries: ClassVar[frozenset[str]]
+    example: ClassVar[str]
+    example_name: ClassVar[str]
+
+    def __init__(self, settings: Extract) -> None:
+        self.settings = settings
+
+    def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:
+        """The examples of one file, each with its origin (FILE:LINE)."""
+        raise NotImplementedError
+
+    def report(self) -> dict[str, Any]:
+        """What this reader adds to extract's private report (none by default)."""
+        return {}

@@ -31,6 +31,7 @@ from pydantic.fields import FieldInfo
 
 from rucola.dev.user_params import USER_FILE, differing, missing, read_values
 from rucola.errors import RucolaError
+from rucola.registry import NameCheck
 from rucola.settings import (
     Kind,
     Params,
@@ -302,7 +303,12 @@ def _describe(tp: Any, metadata: list[Any], plural: bool = False) -> str:
         else:
             break
     kind = next((m for m in metadata if isinstance(m, Kind)), None)
-    if kind is not None:
+    named = next(
+        (m.func for m in metadata if isinstance(getattr(m, "func", None), NameCheck)), None
+    )
+    if named is not None:  # a registry's names (rucola.registry)
+        text = ", ".join(f"`{a}`" for a in named.registry.names())
+    elif kind is not None:
         text = kind.plural if plural and kind.plural else kind.text
     elif origin is Literal:
         text = ", ".join(f"`{a}`" for a in get_args(tp))

@@ -12,13 +12,17 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
 
 from rucola.errors import RucolaError
+from rucola.registry import SOURCE_READERS
 
 # Allowed values: the stages read them from here (``typing.get_args``), never keep a copy.
 Verdict = Literal["acceptable", "unacceptable", "exclude"]
-SourceType = Literal["sheet", "list", "rucola_csv", "m2"]
+# A source's format: a type some reader of corpus.sources.formats registers
+# (rucola.registry.SOURCE_READERS; the schema asks the registry, so a new reader is one
+# module).
+SourceType = Annotated[str, AfterValidator(SOURCE_READERS.validator())]
 Domain = Literal["in_domain", "out_of_domain", "learner"]
 GenerationMethod = Literal["translation", "back_translation", "paraphrase", "perturbation"]
 Backend = Literal["transformers", "ctranslate2"]
