@@ -125,10 +125,10 @@ def test_its_extensions_choose_it(kind: str):
 
 def test_an_unknown_type_in_params_is_one_line_naming_the_key_and_the_types(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        "extract:\n  sources:\n    - path: a.jsonl\n      type: jsonl\n", encoding="utf-8"
+        "extract:\n  sources:\n    - path: a.txt\n      type: nonsense\n", encoding="utf-8"
     )
     code, stderr = extract(run_cli, tmp_path)
     assert code == 1
-    line = one_error_line(stderr, "params.yaml", "extract.sources[0].type", "jsonl")
+    line = one_error_line(stderr, "params.yaml", "extract.sources[0].type", "nonsense")
     for kind in FORMATS:
         assert kind in line
