@@ -147,7 +147,7 @@ def run_one(way: str, model_dir: Path, n: int, new_tokens: int, cache: Path) -> 
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
     from rucola.generation.models import resolve_model
-    from rucola.settings import Decoding, Generator
+    from rucola.settings import Decoding, ModelGenerator
 
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     texts = make_inputs(tokenizer, n)
@@ -157,7 +157,7 @@ def run_one(way: str, model_dir: Path, n: int, new_tokens: int, cache: Path) -> 
         strategy="beam", num_beams=4, max_new_tokens=new_tokens, min_new_tokens=new_tokens
     )
     # the transformers or ctranslate2 way: a generator as params would hold it
-    settings = Generator(
+    settings = ModelGenerator(
         method="translation",
         backend="ctranslate2" if way == "ctranslate2" else "transformers",
         decoding=decoding,

@@ -1,6 +1,6 @@
 """One generator resolved for a run: ``generate.generators.<name>`` with its seed.
 
-The keys, types and defaults are ``rucola.settings.Generator`` (and its ``decoding``); the
+The keys, types and defaults are the model of the generator's method (its ``Settings``); the
 params loader has checked every generator, with file and line, before a stage runs. This
 module finds the generator by name and applies the checks between keys that the schema
 runs on a whole params file (:func:`rucola.settings.generator_problems`), so a ``Generate``
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rucola.errors import RucolaError
-from rucola.settings import Decoding, Generate, Generator, generator_problems
+from rucola.settings import Generate, GeneratorBase, generator_problems
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class GeneratorConfig:
     ``generate.seed``). Picklable, so a Ray actor builds the same worker from it."""
 
     name: str
-    settings: Generator
+    settings: GeneratorBase
     seed: int = 42
 
     @property
@@ -36,10 +36,6 @@ class GeneratorConfig:
     @property
     def enabled(self) -> bool:
         return self.settings.enabled
-
-    @property
-    def decoding(self) -> Decoding:
-        return self.settings.decoding
 
 
 def generator_config(

@@ -73,10 +73,10 @@ class _GenerateActor:
     def __init__(self, name: str, settings: dict[str, Any], seed: int, cache_dir: str) -> None:
         _installed_package_first()
         from rucola.generation.config import GeneratorConfig
-        from rucola.generation.workers import make_worker
-        from rucola.settings import Generator
+        from rucola.generation.methods import make_worker, method_of
 
-        cfg = GeneratorConfig(name, Generator.model_validate(settings), seed)
+        model = method_of(settings["method"]).Settings
+        cfg = GeneratorConfig(name, model.model_validate(settings), seed)
         self.worker = make_worker(cfg, cache_dir)
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:

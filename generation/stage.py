@@ -68,8 +68,10 @@ class Item:
 
 
 def input_language(cfg: GeneratorConfig) -> str:
-    """Translation reads the source language; every other method reads Russian."""
-    return cfg.settings.src_lang if cfg.method == "translation" else cfg.settings.tgt_lang
+    """The language its method reads (translation: the source language)."""
+    from rucola.generation.methods import method_of
+
+    return method_of(cfg.method).input_language(cfg.settings)
 
 
 def read_items(
@@ -254,7 +256,7 @@ def generate(
         if engine == "ray":
             run_ray(cfg, g.ray, g.cache_dir, shards, pending, write)
         else:
-            from rucola.generation.workers import make_worker  # loads torch: only when used
+            from rucola.generation.methods import make_worker  # loads torch: only when used
 
             worker = make_worker(cfg, g.cache_dir)
             _run_local(worker, shards, pending, cfg.seed, write)

@@ -62,6 +62,11 @@ PACKAGE_DATA: dict[str, tuple[str, ...]] = {
 # Set by ``stage_command`` on the function it registers: the params keys it hands the
 # function (its section, and the key of the file it reads).
 SETTINGS_ATTRIBUTE = "__rucola_settings__"
+# Set on a command that runs one extension of a registry per stage (``rucola generate
+# NAME`` runs its generator's method): besides its own file, one per registered name
+# (``reports/code/generate/<method>.json``) that leaves the other extensions' modules out,
+# so a change to one method reruns that method's generators only.
+VARIANTS_ATTRIBUTE = "__rucola_variants__"
 
 
 def sha256(data: bytes | str) -> str:
@@ -119,10 +124,17 @@ def _skip(root: Path, own: str) -> Callable[[str, str], bool]:
     return skip
 
 
-def code_modules(function: Callable[..., Any], root: Path) -> set[str]:
-    """The modules that may run when ``function`` (a command) runs."""
+def code_modules(
+    function: Callable[..., Any], root: Path, others: frozenset[str] = frozenset()
+) -> set[str]:
+    """The modules that may run when ``function`` (a command) runs; ``others``: modules
+    left out (the other variants of a command that runs one of several, see
+    :data:`VARIANTS_ATTRIBUTE`)."""
     own = function.__module__
-    return graph.closure({own}, (own, function.__name__), root, _skip(root, own))
+    skip = _skip(root, own)
+    return graph.closure(
+        {own}, (own, function.__name__), root, lambda a, b: b in others or skip(a, b)
+    )
 
 
 def package_data(names: set[str], root: Path) -> list[str]:
@@ -300,10 +312,12 @@ def settings_hashes(keys: set[str], root: Path) -> dict[str, str]:
 # --- fingerprints ---------------------------------------------------------------------------
 
 
-def fingerprint(words: str, function: Callable[..., Any], root: Path) -> dict[str, Any]:
+def fingerprint(
+    words: str, function: Callable[..., Any], root: Path, others: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """One command's fingerprint: its code files and settings, each hashed, and the hash
     of both (what changes when, and only when, the command's code does)."""
-    names = code_modules(function, root)
+    names = code_modules(function, root, others)
     known = graph.modules(root)
     files = sorted({known[n].path.relative_to(root).as_posix() for n in names})
     files += package_data(names, root)
@@ -315,8 +329,21 @@ def fingerprint(words: str, function: Callable[..., Any], root: Path) -> dict[st
 
 
 def fingerprints(app: Any, root: Path) -> dict[str, dict[str, Any]]:
-    """File name under :data:`OUT_DIR` -> fingerprint, for every command of ``app``."""
-    return {file_name(words): fingerprint(words, f, root) for words, f in commands(app).items()}
+    """File name under :data:`OUT_DIR` -> fingerprint, for every command of ``app`` (and
+    every variant of a command that has them)."""
+    found: dict[str, dict[str, Any]] = {}
+    for words, function in commands(app).items():
+        found[file_name(words)] = fingerprint(words, function, root)
+        registry = getattr(function, VARIANTS_ATTRIBUTE, None)
+        if registry is None:
+            continue
+        modules = {name: registry[name].__module__ for name in registry.names()}
+        for name, module in modules.items():
+            others = frozenset(modules.values()) - {module}
+            record = fingerprint(words, function, root, others)
+            record["variant"] = name
+            found[file_name(f"{words} {name}")] = record
+    return found
 
 
 def render(record: dict[str, Any]) -> str:

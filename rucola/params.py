@@ -240,7 +240,7 @@ def _problems(data: Any, schema: type[Params] = Params) -> tuple[list[Problem], 
     try:
         model = schema.model_validate(data)
     except ValidationError as exc:
-        return problems_of(exc, schema), None
+        return problems_of(exc, schema, data=data), None
     return cross_problems(model) + _path_and_name_problems(model), model
 
 

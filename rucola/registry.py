@@ -89,5 +89,36 @@ class NameCheck:
         return name
 
 
+class SettingsByName:
+    """A params mapping validated by the settings model of the extension it names (its
+    ``key``: ``method: translation`` -> the translation method's ``Settings``), the
+    discriminated union of every registered model (pydantic ``WrapValidator``): the
+    registry, not a ``Literal`` written in the schema, says which names and keys exist.
+    Errors keep their place (``generate.generators.x.pivot_model``)."""
+
+    def __init__(self, registry: Registry[Any], key: str) -> None:
+        self.registry = registry
+        self.key = key
+
+    def models(self) -> dict[str, type]:
+        """Name -> the settings model of each registered extension."""
+        return {name: self.registry[name].Settings for name in self.registry.names()}
+
+    def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
+        models = self.models()
+        if any(isinstance(value, model) for model in models.values()):
+            return value
+        if not isinstance(value, dict):
+            return handler(value)  # the base model's own error (a mapping is expected)
+        name = value.get(self.key)
+        if name is None:
+            return handler(value)  # the base model names the missing key
+        if name not in models:
+            raise ValueError(f"{self.key}: {self.registry.unknown(name)}")
+        return models[name].model_validate(value)
+
+
 # The extension points params name, checked by the schema (rucola.settings).
 SOURCE_READERS: Registry[Any] = Registry("source type", home="rucola.corpus.sources.formats")
+GENERATION_METHODS: Registry[Any] = Registry("generation method", home="rucola.generation.methods")
+BACKENDS: Registry[Any] = Registry("backend", home="rucola.generation.backends")

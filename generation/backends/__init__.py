@@ -1,14 +1,31 @@
-"""Backends turn a list of input texts into output texts; the rest of the stage is shared."""
+"""Backends turn a list of input texts into output texts; the rest of the stage is shared.
+
+A backend is a registered :class:`~rucola.generation.backends.base.BackendEntry` (its
+``name`` is a generator's ``backend``) in a module of this package, which imports every
+module here but the implementations (``*_backend.py``): those import the heavy stack
+(torch, CTranslate2) and are imported by their entry's ``load``, when a generator runs, so
+checking params never needs them.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from rucola.generation.backends.base import Backend
 from rucola.generation.models import ResolvedModel
-from rucola.settings import Generator
+from rucola.registry import BACKENDS
+from rucola.settings import ModelGenerator
+
+IMPLEMENTATION = "_backend"  # the suffix of a module the package does not import itself
+
+for _module in pkgutil.iter_modules(__path__):
+    if not _module.name.endswith(IMPLEMENTATION):
+        importlib.import_module(f"{__name__}.{_module.name}")
 
 
 def load_backend(
-    settings: Generator,
+    settings: ModelGenerator,
     model: ResolvedModel,
     src_lang: str,
     tgt_lang: str,
@@ -17,10 +34,6 @@ def load_backend(
 ) -> Backend:
     """Build ``settings.backend`` for one model (imports the GPU stack only here);
     ``generator`` is the name errors give."""
-    if settings.backend == "ctranslate2":
-        from rucola.generation.backends.ctranslate2_backend import CTranslate2Backend
-
-        return CTranslate2Backend(model, src_lang, tgt_lang, settings, cache_dir, generator)
-    from rucola.generation.backends.transformers_backend import TransformersBackend
-
-    return TransformersBackend(model, src_lang, tgt_lang, settings, generator)
+    return BACKENDS[settings.backend].load(
+        settings, model, src_lang, tgt_lang, cache_dir, generator
+    )

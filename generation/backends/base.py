@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from rucola.errors import RucolaError
 from rucola.params import with_overrides
@@ -65,3 +65,22 @@ def load_tokenizer(model: Any, src_lang: str, tgt_lang: str) -> tuple[Any, str |
     if src_code is not None:
         tokenizer.src_lang = src_code
     return tokenizer, target_language_token(model, tgt_lang)
+
+
+class BackendEntry:
+    """One inference library (``@BACKENDS.register``): its ``name`` (a generator's
+    ``backend``) and ``load``, which imports the library and builds the backend."""
+
+    name: ClassVar[str]
+
+    @classmethod
+    def load(
+        cls,
+        settings: Any,
+        model: Any,
+        src_lang: str,
+        tgt_lang: str,
+        cache_dir: str,
+        generator: str,
+    ) -> Backend:
+        raise NotImplementedError

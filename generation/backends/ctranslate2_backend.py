@@ -20,7 +20,7 @@ import ctranslate2
 from rucola.generation.backends.base import checked_decoding, load_tokenizer, width
 from rucola.generation.models import ResolvedModel
 from rucola.io import stable_hash
-from rucola.settings import Generator
+from rucola.settings import ModelGenerator
 
 
 def _device() -> str:
@@ -100,7 +100,7 @@ class CTranslate2Backend:
         model: ResolvedModel,
         src_lang: str,
         tgt_lang: str,
-        settings: Generator,
+        settings: ModelGenerator,
         cache_dir: str | Path,
         generator: str = "",
     ) -> None:

@@ -22,7 +22,7 @@ from rucola.generation.backends.base import (
 )
 from rucola.generation.batching import iter_token_budget_batches
 from rucola.generation.models import ResolvedModel
-from rucola.settings import Generator
+from rucola.settings import ModelGenerator
 
 # The schema's dtypes that transformers runs (``int8*`` are CTranslate2's only).
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -50,7 +50,7 @@ class TransformersBackend:
         model: ResolvedModel,
         src_lang: str,
         tgt_lang: str,
-        settings: Generator,
+        settings: ModelGenerator,
         generator: str = "",
     ) -> None:
         self.model_id = model.model_id

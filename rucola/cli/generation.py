@@ -8,6 +8,7 @@ import typer
 
 from rucola.cli.common import ParamsOption, out, params_name, progress, read_settings
 from rucola.cli.stage_command import stage_command
+from rucola.registry import GENERATION_METHODS
 
 if TYPE_CHECKING:
     from rucola.settings import Merge, Params
@@ -44,6 +45,12 @@ def generate(
         f"{report['candidates']} candidates, set aside {report['set_aside']}, outputs "
         f"dropped {report['outputs']['dropped']}{resumed} ({report['seconds']} s)"
     )
+
+
+# One code fingerprint per method besides the command's own (reports/code/generate/METHOD.json):
+# a generate@NAME stage depends on its method's, so a change to one method reruns only the
+# generators of that method (rucola.code_fingerprint).
+generate.__rucola_variants__ = GENERATION_METHODS  # type: ignore[attr-defined]
 
 
 @stage_command(commands, "merge-candidates", section="generate.merge")

@@ -154,7 +154,7 @@ def _complete(overlay: Path, schema: type[BaseModel]) -> tuple[str, dict[str, An
     try:
         schema.model_validate(merged)
     except ValidationError as exc:
-        problem = problems_of(exc, schema)[0]
+        problem = problems_of(exc, schema, data=merged)[0]
         raise RucolaError(problem.text, overlay, hint=problem.hint) from None
     return text, merged
 

@@ -45,7 +45,16 @@ from rucola.settings.corpus import (
     Summarize,
     Validate,
 )
-from rucola.settings.generate import Decoding, Generate, GenerationSource, Generator, Merge, Ray
+from rucola.settings.generate import (
+    Decoding,
+    Generate,
+    GenerationSource,
+    Generator,
+    GeneratorBase,
+    Merge,
+    ModelGenerator,
+    Ray,
+)
 from rucola.settings.keys import (
     _field_type,
     _is_model,
@@ -78,7 +87,6 @@ from rucola.settings.types import (
     Backend,
     Domain,
     Dtype,
-    GenerationMethod,
     Kind,
     NewRows,
     PerturbationRule,
@@ -124,9 +132,10 @@ __all__ = [
     "Filter",
     "Frequency",
     "Generate",
-    "GenerationMethod",
     "GenerationSource",
     "Generator",
+    "GeneratorBase",
+    "ModelGenerator",
     "Kind",
     "LabelErrors",
     "Measure",

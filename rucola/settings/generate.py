@@ -2,8 +2,11 @@
 decoding, Ray pool and ``merge``.
 """
 
-from typing import Literal
+from typing import Annotated, Literal
 
+from pydantic import WrapValidator
+
+from rucola.registry import GENERATION_METHODS, SettingsByName
 from rucola.settings.types import (
     Backend,
     Device,
@@ -13,11 +16,9 @@ from rucola.settings.types import (
     GenerationMethod,
     Input,
     Output,
-    PerturbationRule,
     Positive,
     Section,
     Seed,
-    Share,
     SourceFormat,
     Strategy,
     Text,
@@ -70,25 +71,35 @@ class Decoding(Section):
     min_new_tokens: _count(4096, least=0) = _key(0, "shortest output")
 
 
-class Generator(Section):
+class GeneratorBase(Section):
+    """What every generator has, whatever its method. Each method (a registered class of
+    ``rucola.generation.methods``) owns the model of its own keys, a subclass of this one
+    (or of :class:`ModelGenerator`); ``generate.generators`` holds whichever model its
+    ``method`` names (:data:`Generator`)."""
+
     method: GenerationMethod = _key(..., "what the generator does")
     enabled: bool = _key(True, "false: defined, not run")
     sources: list[str] = _key(list, "ids from `generate.sources`")
+    seed: Seed | None = _key(None, "null: `generate.seed`")
+
+
+class ModelGenerator(GeneratorBase):
+    """The keys of a generator that runs a model (translation, back-translation,
+    paraphrase): which model, which languages, which backend, how it decodes."""
+
     model: str | None = _key(None, "a local folder, a cached Hugging Face id or an alias")
-    pivot_model: str | None = _key(None, "`back_translation`: the model back to the source")
     src_lang: Text = _key("en", "language read")
     tgt_lang: Text = _key("ru", "language written")
-    pivot_lang: Text = _key("en", "`back_translation`: the language in between")
     backend: Backend = _key("transformers", "inference library")
     decoding: Decoding = _key(Decoding, "decoding settings")
     device: Device = _key("auto", "where the model runs")
     dtype: Dtype = _key("auto", "weights' precision (`int8*`: CTranslate2 only)")
     max_batch_tokens: _count(1_048_576) = _key(8192, "tokens per batch (inputs x width)")
-    prefix: str = _key("", "text-to-text paraphrasers: prepended to the input")
-    prompt_share: Share = _key(0.5, "causal LMs: share of the source's words given as prompt")
-    seed: Seed | None = _key(None, "null: `generate.seed`")
-    rules: list[PerturbationRule] | None = _key(None, "`perturbation`: rules; null: all")
-    per_sentence: _count(100) = _key(2, "`perturbation`: candidates per sentence")
+
+
+# A generator's settings: the model of the method it names, chosen by the registry of
+# methods (rucola.registry.GENERATION_METHODS), so a new method brings its own keys.
+Generator = Annotated[GeneratorBase, WrapValidator(SettingsByName(GENERATION_METHODS, "method"))]
 
 
 class Generate(Section):

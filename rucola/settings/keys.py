@@ -69,9 +69,56 @@ def iter_keys(model: type[BaseModel] = Params, prefix: str = "") -> Iterator[tup
         elif get_origin(tp) is list and _is_model(_unwrap(get_args(tp)[0])[0]):
             yield from iter_keys(_unwrap(get_args(tp)[0])[0], f"{key}[i].")
         elif get_origin(tp) is dict and _is_model(_unwrap(get_args(tp)[1])[0]):
-            item = _unwrap(get_args(tp)[1])[0]
+            item, metadata = _unwrap(get_args(tp)[1])
             label = "<name>" if name == "generators" else "<id>"
             yield from iter_keys(item, f"{key}.{label}.")
+            yield from _chosen_keys(item, metadata, f"{key}.{label}.")
+
+
+def _chosen_keys(
+    base: type[BaseModel], metadata: list[Any], prefix: str
+) -> Iterator[tuple[str, FieldInfo]]:
+    """The keys of the models a registry chooses by name (each generation method's own),
+    after their base's, each once."""
+    from rucola.registry import SettingsByName
+
+    seen = set(base.model_fields)
+    for check in (getattr(m, "func", None) for m in metadata):
+        if not isinstance(check, SettingsByName):
+            continue
+        for model in check.models().values():
+            for name, field in model.model_fields.items():
+                if name not in seen:
+                    seen.add(name)
+                    yield from _field_keys(name, field, prefix)
+
+
+def _field_keys(name: str, field: FieldInfo, prefix: str) -> Iterator[tuple[str, FieldInfo]]:
+    key = f"{prefix}{name}"
+    yield key, field
+    tp, _ = _field_type(field)
+    if _is_model(tp):
+        yield from iter_keys(tp, f"{key}.")
+
+
+def _item(data: Any, part: str | int) -> Any:
+    if isinstance(data, dict):
+        return data.get(part)
+    if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+        return data[part]
+    return None
+
+
+def _chosen_model(tp: Any, data: Any) -> type[BaseModel] | None:
+    """The model a registry picks for ``data`` (its ``method``...), if ``tp`` is such a
+    choice and ``data`` names a known one."""
+    from rucola.registry import SettingsByName
+
+    _, metadata = _unwrap(tp)
+    for check in (getattr(m, "func", None) for m in metadata):
+        if isinstance(check, SettingsByName) and isinstance(data, dict):
+            return check.models().get(data.get(check.key))
+    return None
 
 
 def _role(field: FieldInfo) -> str:
@@ -89,11 +136,15 @@ def output_keys() -> list[str]:
     return [key for key, field in iter_keys() if _role(field) == OUTPUT and "<" not in key]
 
 
-def model_at(loc: tuple[str | int, ...], root: type[BaseModel] = Params) -> type[BaseModel] | None:
-    """The section model that holds the key at ``loc`` + one more part, if any."""
+def model_at(
+    loc: tuple[str | int, ...], root: type[BaseModel] = Params, data: Any = None
+) -> type[BaseModel] | None:
+    """The section model that holds the key at ``loc`` + one more part, if any. ``data``
+    (the params as read) picks the model a registry chooses by name (a generator's
+    method's own model); without it, their base."""
     tp: Any = root
     for part in loc:
-        tp, _ = _unwrap(tp)
+        tp, metadata = _unwrap(tp)
         if _is_model(tp):
             field = tp.model_fields.get(part) if isinstance(part, str) else None
             if field is None:
@@ -103,5 +154,9 @@ def model_at(loc: tuple[str | int, ...], root: type[BaseModel] = Params) -> type
             tp = get_args(tp)[-1]
         else:
             return None
+        data = _item(data, part)
+        chosen = _chosen_model(tp, data)
+        if chosen is not None:
+            tp = chosen
     tp, _ = _unwrap(tp)
     return tp if _is_model(tp) else None

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from rucola.errors import RucolaError
+from rucola.registry import GENERATION_METHODS
 from rucola.settings.generate import Generator
 from rucola.settings.keys import _field_type, _is_model, model_at
 from rucola.settings.schema import Params
@@ -78,9 +79,9 @@ class Problem:
         return cls(loc, f"{dotted(loc)}: {message}" if loc else message, hint)
 
 
-def _suggestion(loc: tuple[str | int, ...], root: type[BaseModel]) -> str:
+def _suggestion(loc: tuple[str | int, ...], root: type[BaseModel], data: Any = None) -> str:
     """``(did you mean min_tokens?)`` for an unknown key, from the keys of its section."""
-    model = model_at(loc[:-1], root)
+    model = model_at(loc[:-1], root, data)
     if model is None:
         return ""
     key = str(loc[-1])
@@ -116,14 +117,14 @@ _BOUNDS = {
 }
 
 
-def _message(error: Any, root: type[BaseModel]) -> str:
+def _message(error: Any, root: type[BaseModel], data: Any = None) -> str:
     kind, value, ctx = error["type"], error.get("input"), error.get("ctx") or {}
     loc = tuple(error["loc"])
     if kind == "extra_forbidden":
         replaced = REMOVED_KEYS.get(dotted(loc)) if root is Params else None
         if replaced:
             return f"removed; {replaced}"
-        return "unknown parameter" + _suggestion(loc, root)
+        return "unknown parameter" + _suggestion(loc, root, data)
     if kind == "missing":
         return "missing (this key is required)"
     if kind in _TYPE_WORDS:
@@ -152,10 +153,14 @@ def _message(error: Any, root: type[BaseModel]) -> str:
 
 
 def problems_of(
-    exc: ValidationError, root: type[BaseModel] = Params, prefix: tuple[str | int, ...] = ()
+    exc: ValidationError,
+    root: type[BaseModel] = Params,
+    prefix: tuple[str | int, ...] = (),
+    data: Any = None,
 ) -> list[Problem]:
     """pydantic's errors as problems that name the dotted key (``prefix`` first, when
-    ``root`` is a part of the params, such as one generator)."""
+    ``root`` is a part of the params, such as one generator); ``data``, the params as
+    read, lets an unknown key's hint list the keys of a generator's own method."""
     problems = []
     for error in exc.errors():
         loc = tuple(error["loc"])
@@ -163,7 +168,7 @@ def problems_of(
             loc = loc[:-2]
         elif error["type"] == "invalid_key":  # a key of a section that is not text
             loc = loc[:-1]
-        problems.append(Problem.at((*prefix, *loc), _message(error, root)))
+        problems.append(Problem.at((*prefix, *loc), _message(error, root, data)))
     return problems
 
 
@@ -189,11 +194,8 @@ def generator_problems(
     """What one generator lacks to run: a model, a pivot model, sources that exist."""
     where = where or ("generate", "generators", name)
     problems = []
-    method = generator.method
-    if method != "perturbation" and not generator.model:
-        problems.append(Problem.at((*where, "model"), f"method {method} needs a model"))
-    if method == "back_translation" and not generator.pivot_model:
-        problems.append(Problem.at((*where, "pivot_model"), "back_translation needs a pivot_model"))
+    # the checks between keys that the method's own model cannot make (a model to run)
+    problems += GENERATION_METHODS[generator.method].problems(generator, where)
     if not generator.sources:
         problems.append(
             Problem.at((*where, "sources"), "no sources", hint="list ids from generate.sources")

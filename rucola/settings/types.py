@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
 
 from rucola.errors import RucolaError
-from rucola.registry import SOURCE_READERS
+from rucola.registry import BACKENDS, GENERATION_METHODS, SOURCE_READERS
 
 # Allowed values: the stages read them from here (``typing.get_args``), never keep a copy.
 Verdict = Literal["acceptable", "unacceptable", "exclude"]
@@ -24,8 +24,10 @@ Verdict = Literal["acceptable", "unacceptable", "exclude"]
 # module).
 SourceType = Annotated[str, AfterValidator(SOURCE_READERS.validator())]
 Domain = Literal["in_domain", "out_of_domain", "learner"]
-GenerationMethod = Literal["translation", "back_translation", "paraphrase", "perturbation"]
-Backend = Literal["transformers", "ctranslate2"]
+# A generator's method: one of rucola.generation.methods (each owns its keys).
+GenerationMethod = Annotated[str, AfterValidator(GENERATION_METHODS.validator())]
+# A generator's inference library: a backend of rucola.generation.backends.
+Backend = Annotated[str, AfterValidator(BACKENDS.validator())]
 Strategy = Literal["beam", "greedy", "sampling"]
 Dtype = Literal["auto", "float32", "float16", "bfloat16", "int8", "int8_float16", "int8_bfloat16"]
 PerturbationRule = Literal[

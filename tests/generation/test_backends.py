@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from rucola.generation.stage import generate
-from rucola.settings import Decoding, Generate, Generator
+from rucola.settings import Decoding, Generate, ModelGenerator
 
 BACKENDS = ["transformers", "ctranslate2"]
 SHORT = {"max_new_tokens": 8}
@@ -108,7 +108,7 @@ def test_out_of_memory_splits_the_batch_and_keeps_every_output(tiny_models, monk
     from rucola.generation.backends.transformers_backend import TransformersBackend
     from rucola.generation.models import resolve_model
 
-    settings = Generator(
+    settings = ModelGenerator(
         method="translation",
         device="cpu",
         decoding=Decoding(strategy="greedy", **SHORT),
@@ -136,7 +136,7 @@ def test_ctranslate2_out_of_memory_halves_the_budget(tmp_path: Path, tiny_models
     from rucola.generation.backends.ctranslate2_backend import CTranslate2Backend
     from rucola.generation.models import resolve_model
 
-    settings = Generator(
+    settings = ModelGenerator(
         method="translation", decoding=Decoding(strategy="greedy", **SHORT), max_batch_tokens=4096
     )
     model = resolve_model(str(tiny_models["marian"]), "g", "en", "ru")

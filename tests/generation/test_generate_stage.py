@@ -188,9 +188,9 @@ def test_a_missing_relative_model_folder_is_named_as_a_local_path(
 def test_model_output_with_control_characters_is_dropped_and_counted():
     from rucola.generation.config import GeneratorConfig
     from rucola.generation.stage import Item, _rows
-    from rucola.settings import Generator
+    from rucola.settings import ModelGenerator
 
-    cfg = GeneratorConfig("g", Generator(method="translation", sources=["S"]), 42)
+    cfg = GeneratorConfig("g", ModelGenerator(method="translation", sources=["S"]), 42)
     items = [Item("S", "Кошка спит.", "Кошка спит.")]
     outputs = [[("m", "Кошка\x00 спит дома."), ("m", "Кошка\u202e спит."), ("m", "Кот спит.")]]
     table, dropped = _rows(cfg, items, outputs)

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-import rucola.generation.workers
+import rucola.generation.methods
 import rucola.stage
 from rucola.generation.merge import merge_candidates
 from rucola.generation.stage import generate
@@ -62,7 +62,7 @@ class FakeWorker:
 def test_every_source_sentence_is_kept_or_set_aside_with_a_reason(
     tmp_path: Path, sources, generate_params, monkeypatch
 ):
-    monkeypatch.setattr(rucola.generation.workers, "make_worker", lambda cfg, cache: FakeWorker())
+    monkeypatch.setattr(rucola.generation.methods, "make_worker", lambda cfg, cache: FakeWorker())
     (tmp_path / "copy.txt").write_bytes((tmp_path / "wiki.txt").read_bytes())
     sources = {**sources, "Copy": {"path": str(tmp_path / "copy.txt"), "format": "text"}}
     g = generate_params(

@@ -187,11 +187,18 @@ CASES = {
         "'sampling'",
     ),
     "key one level too high": (
+        r"      backend: ctranslate2\n",
+        "      backend: ctranslate2\n      top_p: 0.91\n",
+        "generate.generators.opus_mt.top_p",
+        "top_p: 0.91",
+        "did you mean decoding.top_p",
+    ),
+    "a key another method has": (
         r"      per_sentence: 2\n",
         "      per_sentence: 2\n      top_p: 0.91\n",
         "generate.generators.perturbations.top_p",
         "top_p: 0.91",
-        "did you mean decoding.top_p",
+        "known: method, enabled, sources, seed, rules, per_sentence",
     ),
     "ratios": (
         r"in_domain: \[0\.8, 0\.1, 0\.1\]",
