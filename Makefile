@@ -12,7 +12,7 @@ export GX_ANALYTICS_ENABLED := False
 # The pipeline and the tests never download: models and data come from local paths.
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1
 
-.PHONY: repro test plots bench lint generate venv venv-full venv-python clean release
+.PHONY: repro test test-fast plots bench lint generate venv venv-full venv-python clean release
 
 # A PYTHON given on the command line (or in the environment) must be the one VENV was made
 # with: an existing venv of another version is an error, never silently used instead.
@@ -46,8 +46,15 @@ venv-full: $(VENV)/.full
 repro: $(VENV)/.base
 	$(OFFLINE) dvc repro
 
+# Every test, on every core (pytest-xdist; a module's tests stay on one worker, so its
+# module fixtures are built once). `make test-fast`: the edit-test loop, without the tests
+# marked slow (real DVC pipelines, the published corpus, benchmarks, servers).
+PYTEST_PARALLEL := -n auto --dist loadscope
 test: $(VENV)/.full
-	$(OFFLINE) pytest -q
+	$(OFFLINE) pytest -q $(PYTEST_PARALLEL)
+
+test-fast: $(VENV)/.full
+	$(OFFLINE) pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
 # `dvc plots show` readable offline: DVC's page loads vega from a CDN, so its template is
 # replaced by one with vega inlined from the pinned vl-convert wheel (rucola/offline_plots.py).

@@ -67,9 +67,9 @@ def built_sample(tmp_path_factory) -> Path:
 def built_sample_copy(built_sample: Path, tmp_path: Path) -> Path:
     """A copy of :func:`built_sample` of the test's own (about 25 MB: the repository, its
     DVC cache and outputs), to change freely."""
-    import shutil
+    from dvc_project import copy_of_built
 
-    return Path(shutil.copytree(built_sample, tmp_path / "sample", symlinks=True))
+    return copy_of_built(built_sample, tmp_path / "sample")
 
 
 @pytest.fixture
@@ -107,8 +107,15 @@ def _repository_state() -> dict[str, float]:
     return state
 
 
+def _is_worker(config: pytest.Config) -> bool:
+    """A pytest-xdist worker (``make test`` runs the suite on every core): the checks and
+    the last line below are the controller's, which sees every test's report."""
+    return hasattr(config, "workerinput")
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
-    session.config._rucola_state = _repository_state()  # type: ignore[attr-defined]
+    if not _is_worker(session.config):
+        session.config._rucola_state = _repository_state()  # type: ignore[attr-defined]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -130,12 +137,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.failed:
+    if report.failed:  # in the controller too: xdist hands it every worker's reports
         crash = getattr(report.longrepr, "reprcrash", None)
         why = crash.message.splitlines()[0][:200] if crash and crash.message else ""
         _FAILED.append(f"{report.nodeid} ({report.when}): {why}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _FAILED:
+    if _FAILED and not _is_worker(config):
         sys.__stderr__.write(f"failed {len(_FAILED)}: {' | '.join(_FAILED)}\n")

@@ -75,3 +75,9 @@ def git(*args: str, cwd: Path) -> str:
 def ran(output: str) -> list[str]:
     """The stages a ``dvc repro`` or ``dvc exp run`` output says it ran, in order."""
     return [line.split("'")[1] for line in output.splitlines() if line.startswith("Running stage")]
+
+
+def copy_of_built(built: Path, target: Path) -> Path:
+    """A copy of a built repository (``conftest.built_sample``: git, DVC cache, outputs)
+    at ``target``, for a module that changes what it builds on."""
+    return Path(shutil.copytree(built, target, symlinks=True))

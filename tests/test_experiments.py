@@ -12,13 +12,12 @@ the workspace is never touched, and the experiments do not pile up on one anothe
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
-from dvc_project import ROOT, copy_project, git, ran, run, sh
+from dvc_project import copy_of_built, git, ran, run, sh
 
 from rucola.dev.__main__ import run as rucola_dev
 
@@ -42,23 +41,11 @@ UPSTREAM = {
 }
 
 
-def git_commit(root: Path, message: str) -> None:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-
-
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory) -> Path:
+def baseline(built_sample: Path, tmp_path_factory) -> Path:
     """The sample pipeline reproduced and committed (``dvc.lock``, reports), as a user's
-    repository stands before trying experiments."""
-    root = copy_project(tmp_path_factory.mktemp("experiments"))
-    (root / "docs").mkdir(exist_ok=True)  # what `python -m rucola.dev check` reads too
-    shutil.copyfile(ROOT / "docs/params.md", root / "docs/params.md")
-    git("init", "-q", cwd=root)
-    git_commit(root, "the project")
-    sh("dvc", "repro", cwd=root)
-    git_commit(root, "the sample reproduced")
-    return root
+    repository stands before trying experiments (a copy of the session's build)."""
+    return copy_of_built(built_sample, tmp_path_factory.mktemp("experiments") / "sample")
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from dvc_project import checked, copy_project, git
+from dvc_project import checked, copy_of_built, git
 from test_docs_experiments import keep_pattern
 
 from rucola.corpus.plots import COLUMNS, UNLABELLED
@@ -40,13 +40,10 @@ def sh(*args: str, cwd: Path, columns: int | None = None) -> str:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    """The sample built by `dvc repro` and committed, as a user has it after `make repro`."""
-    root = copy_project(tmp_path_factory.mktemp("project"))
-    git("init", "-q", cwd=root)
-    sh("dvc", "repro", cwd=root)
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", "build", cwd=root)
+def project(built_sample: Path, tmp_path_factory) -> Path:
+    """The sample built by `dvc repro` and committed, as a user has it after `make repro`
+    (a copy of the session's build: the last test changes params)."""
+    root = copy_of_built(built_sample, tmp_path_factory.mktemp("project") / "sample")
     assert git("status", "--porcelain", cwd=root) == ""
     return root
 
