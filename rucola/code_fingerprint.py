@@ -364,18 +364,36 @@ def stale(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[dict[str, str]
     return write, [name for name in present if name not in wanted]
 
 
+def is_fingerprint(path: Path) -> bool:
+    """Whether ``path`` holds a fingerprint this module writes (a claim of ownership for
+    ``rucola.ownership``: a fresh clone's files carry no record of their writer, and DVC's
+    lock hashes the folder, not its files)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return (
+        isinstance(record, dict)
+        and {"command", "code", "settings", "sha256"} <= set(record)
+        and str(record["command"]).startswith("rucola ")
+    )
+
+
 def write(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[list[str], list[str]]:
     """Bring ``out_dir`` up to date: (the files written, the stale ones removed). A file
-    whose text is unchanged is not rewritten (its hash, which DVC reads, stays)."""
-    from rucola.io import write_text
+    whose text is unchanged is not rewritten (its hash, which DVC reads, stays); only a
+    file that holds a fingerprint is replaced or removed (:func:`is_fingerprint`)."""
+    from rucola.io import atomic_path
+    from rucola.ownership import remove
 
     changed, removed = stale(app, root, out_dir)
     folder = root / out_dir
     for name, text in changed.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        write_text(text, folder / name)
+        with atomic_path(folder / name, claim=is_fingerprint) as tmp:
+            tmp.write_text(text, encoding="utf-8")
     for name in removed:
-        (folder / name).unlink()
+        remove(folder / name, claim=is_fingerprint)
     for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
         if not any(sub.iterdir()):
             sub.rmdir()

@@ -13,8 +13,9 @@ forget the rule. A path may be replaced or deleted when
 * it is a file whose MD5 equals the one the repository's ``dvc.lock`` records for that
   path as a stage output, so outputs restored by ``dvc checkout``/``dvc pull`` or committed
   with their lock count as written (DVC 3 hashes the bytes as they are);
-* it is a persistent output (``persist: true``) of the stage DVC is running now
-  (``DVC_STAGE``, set by DVC for every stage command): without ``persist`` DVC would have
+* it is a persistent output (``persist: true``) of the stage DVC is running now, or a file
+  inside such a folder output (``DVC_STAGE``, set by DVC for every stage command: the
+  folder is the stage's as a whole, ``reports/code``): without ``persist`` DVC would have
   deleted it before the stage ran; ``persist`` only keeps a committed report in place
   through a failed run (git holds it too), it gives rucola no less right to replace it;
 * it is a folder holding only the files its ``.rucola-output.json`` lists, each with the
@@ -297,7 +298,10 @@ def is_owned_file(target: Path, claim: Claim | None = None) -> bool:
         return True
     if claim is not None and claim(target):
         return True
-    return target.resolve() in _running_stage_persistent_outputs()
+    resolved = target.resolve()
+    return any(
+        out == resolved or out in resolved.parents for out in _running_stage_persistent_outputs()
+    )
 
 
 def check_may_replace(

@@ -121,7 +121,11 @@ def test_write_replaces_what_changed_and_removes_what_no_command_has(tmp_path: P
     folder = root / OUT_DIR
     written, removed = write(app, root)
     assert "filter.json" in written and removed == []
-    (folder / "gone.json").write_text("{}", encoding="utf-8")
+    # a command that is gone left its fingerprint
+    gone = (
+        (folder / "filter.json").read_text(encoding="utf-8").replace("rucola filter", "rucola gone")
+    )
+    (folder / "gone.json").write_text(gone, encoding="utf-8")
     (folder / "README.md").write_text("a person's note", encoding="utf-8")
     before = (folder / "filter.json").stat().st_mtime_ns
     assert write(app, root) == ([], ["gone.json"])
@@ -158,3 +162,24 @@ def test_dvc_reruns_exactly_the_stages_a_change_touches(built_sample_copy: Path)
     assert "up to date" in sh("dvc", "status", cwd=root)
     edit(root / "release/baseline.py", '"""', '"""A comment. ')  # baseline's alone
     assert ran(sh("dvc", "repro", cwd=root)) == ["fingerprint_code", "baseline"]
+
+
+def test_a_fresh_clones_fingerprints_are_replaced_and_a_persons_file_is_not(tmp_path: Path):
+    """A clone's files carry no record of their writer (git restores bytes only), and
+    dvc.lock hashes the folder: a file holding a fingerprint is rucola's to replace; a
+    person's file there is refused with one line, nothing removed."""
+    from dvc_project import run
+
+    root = code_copy(tmp_path)
+    write(app, root)
+    old = root / OUT_DIR / "split.json"
+    text = old.read_text(encoding="utf-8")
+    old.unlink()
+    old.write_text(text.replace('"sha256": "', '"sha256": "0'), encoding="utf-8")  # no xattr
+    assert run("rucola", "fingerprint", cwd=root).returncode == 0
+    assert old.read_text(encoding="utf-8") == text
+    foreign = root / OUT_DIR / "notes.json"
+    foreign.write_text('{"mine": true}\n', encoding="utf-8")
+    result = run("rucola", "fingerprint", cwd=root)
+    assert result.returncode == 1 and "notes.json" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and foreign.exists()
