@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from rucola.corpus import schema
-from rucola.corpus.measure import tokenize
 from rucola.corpus.normalize import describe, is_unprintable, normalize_text, text_fault
 from rucola.corpus.pin import id_scope
 from rucola.corpus.sources.text import read_text
+from rucola.corpus.tokens import tokenize
 from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
 

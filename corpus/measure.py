@@ -2,8 +2,11 @@
 
 Following dolma, the expensive part (tokenising, lemmatising, looking up frequencies) runs
 here, and ``filter`` only compares numbers; so a changed threshold never repeats this work.
-We keep the ipm of every word's lemma rather than a share at one threshold, so even
-``filter.min_ipm`` can change without measuring again.
+Every registered attribute (``corpus.attributes``, ``measured.MEASURED_ATTRIBUTES``) is
+computed, its columns written after the input's in the order of the attributes' names; the
+attributes of a batch share its tokens and one :class:`~rucola.corpus.measured.MeasureContext`
+per process. We keep the ipm of every word's lemma rather than a share at one threshold,
+so even ``filter.min_ipm`` can change without measuring again.
 """
 
 from __future__ import annotations
@@ -11,104 +14,68 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
-import re
 import signal
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-import razdel
 from rich.progress import Progress
 
+from rucola.corpus import attributes
 from rucola.corpus import schema as row_schema
-from rucola.corpus.frequency import Frequencies, load_frequencies, morph_analyzer
+from rucola.corpus.frequency import load_frequencies
+from rucola.corpus.measured import (
+    MEASURED_ATTRIBUTES,
+    Batch,
+    MeasureContext,
+    MeasuredAttribute,
+    attribute_fields,
+)
 from rucola.stage import StageRun, open_parquet, reading
 
 if TYPE_CHECKING:
     from rucola.settings import Frequency
 
-_WORD = re.compile(r"[^\W\d_]")
-# Sentences made only of single-script words (Cyrillic or Latin), single spaces and a
-# single mark of punctuation after a word: razdel cuts these exactly at the spaces and
-# before the mark (checked on every published RuCoLA sentence and by fuzzing in the
-# tests), so a C-speed regex gives its tokens 7x faster. Anything else goes to razdel.
-_SCRIPT_WORD = r"(?:[а-яёА-ЯЁ]+|[a-zA-Z]+)"
-_SIMPLE = re.compile(rf"(?:{_SCRIPT_WORD}[.,!?:;]? )*{_SCRIPT_WORD}[.,!?:;]?")
-_SIMPLE_TOKEN = re.compile(r"[а-яёА-ЯЁ]+|[a-zA-Z]+|[.,!?:;]")
+# Imported for what it does: it registers every attribute (an import the code fingerprint
+# of `rucola measure` sees, so a change to an attribute reruns measure).
+del attributes
 
 
-def tokenize(sentence: str) -> list[str]:
-    """razdel's tokens, through the regex fast path where that gives the same tokens."""
-    if _SIMPLE.fullmatch(sentence):
-        return _SIMPLE_TOKEN.findall(sentence)
-    return [token.text for token in razdel.tokenize(sentence)]
+def measure_batch(
+    sentences: list[str], context: MeasureContext, attributes: Sequence[MeasuredAttribute]
+) -> list[pa.Array]:
+    """The columns of ``attributes`` for ``sentences``, in their order, each checked to
+    hold a value of its declared type per sentence."""
+    batch = Batch(sentences, context)
+    arrays: list[pa.Array] = []
+    for attribute in attributes:
+        computed = attribute.compute(batch)
+        if len(computed) != len(attribute.fields) or any(
+            len(array) != len(sentences) or array.type != field.type
+            for array, field in zip(computed, attribute.fields, strict=False)
+        ):  # a bug in the attribute, not a user error
+            raise AssertionError(
+                f"attribute {attribute.name!r} must give {len(attribute.fields)} arrays of "
+                f"{len(sentences)} values typed {[str(f.type) for f in attribute.fields]}"
+            )
+        arrays.extend(computed)
+    return arrays
 
 
-class SentenceMeter:
-    """Token count and per-word lemma frequencies, with look-ups cached per token.
-
-    The cache maps a token as written to its lemma's ipm (None for numbers and
-    punctuation), so each distinct token is analysed once per process; on a million
-    sentences almost every token is a cache hit and tokenising is the cost.
-    """
-
-    def __init__(self, frequencies: Frequencies) -> None:
-        self.frequencies = frequencies
-        self.morph = morph_analyzer()
-        self._ipm: dict[str, float] = {}
-        self._token: dict[str, float | None] = {}
-
-    def word_ipm(self, word: str) -> float:
-        key = word.lower()
-        value = self._ipm.get(key)
-        if value is None:
-            lemma = self.morph.parse(key)[0].normal_form
-            value = self.frequencies.ipm(lemma)
-            self._ipm[key] = value
-        return value
-
-    def _lookup(self, token: str) -> float | None:
-        return self.word_ipm(token) if _WORD.search(token) else None
-
-    def measure(self, sentence: str) -> tuple[int, list[float]]:
-        cache = self._token
-        values: list[float] = []
-        n = 0
-        for text in tokenize(sentence):
-            n += 1
-            if text in cache:
-                value = cache[text]
-            else:
-                value = cache[text] = self._lookup(text)
-            if value is not None:
-                values.append(value)
-        return n, values
+# set before the worker processes fork: the context and the attributes of this run
+_RUN: tuple[MeasureContext, list[MeasuredAttribute]] | None = None
 
 
-_METER: SentenceMeter | None = None  # set before the worker processes fork
-
-
-def _measure_sentences(sentences: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Token counts, and word ipms as flat values plus offsets (cheap to send back)."""
-    assert _METER is not None
-    counts = np.empty(len(sentences), np.int64)
-    offsets = np.empty(len(sentences) + 1, np.int32)
-    offsets[0] = 0
-    values: list[float] = []
-    for i, sentence in enumerate(sentences):
-        n, ipms = _METER.measure(sentence)
-        counts[i] = n
-        values.extend(ipms)
-        offsets[i + 1] = len(values)
-    return counts, offsets, np.asarray(values, np.float32)
+def _measure_sentences(sentences: list[str]) -> list[pa.Array]:
+    assert _RUN is not None
+    return measure_batch(sentences, *_RUN)
 
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -156,7 +123,7 @@ def _read_batches(source: pq.ParquetFile, rows: int, path: str | Path) -> Iterat
 
 def _batches(
     batches: Iterator[pa.RecordBatch], workers: int
-) -> Iterator[tuple[pa.RecordBatch, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+) -> Iterator[tuple[pa.RecordBatch, list[pa.Array]]]:
     """Measured batches in file order, at most ``2 x workers`` batches in flight."""
     if workers <= 1:
         for batch in batches:
@@ -198,18 +165,18 @@ def measure(
     read is kept (``read == kept``, nothing set aside); ``report``, when given, receives
     the standard report.
     """
-    global _METER
+    global _RUN
     hint = "run the previous stage first"
     text = pa.schema([row_schema.BASE_SCHEMA.field("sentence")])  # read_table checks it
     source = open_parquet(input_path, "input", ["sentence"], hint=hint, types=text)
     names = source.schema_arrow.names
-    added = [field.name for field in row_schema.MEASURE_FIELDS]
-    kept = [n for n in names if n not in added]
-    schema = pa.schema(
-        [source.schema_arrow.field(n) for n in kept] + list(row_schema.MEASURE_FIELDS)
-    )
+    attributes = [attribute() for attribute in MEASURED_ATTRIBUTES]
+    added = attribute_fields(list(MEASURED_ATTRIBUTES))
+    kept = [n for n in names if n not in {field.name for field in added}]
+    schema = pa.schema([source.schema_arrow.field(n) for n in kept] + added)
     workers = workers or os.cpu_count() or 1
-    _METER = SentenceMeter(load_frequencies(frequency))
+    context = MeasureContext(load_frequencies(frequency))
+    _RUN = (context, attributes)
     total = source.metadata.num_rows
     rows = 0
     bar = Progress(transient=True, disable=not progress)
@@ -218,10 +185,8 @@ def measure(
         batches = _read_batches(source, batch_rows, input_path)
         with bar, pq.ParquetWriter(staged, schema, compression="zstd") as writer:
             task = bar.add_task("measuring", total=total)
-            for batch, (counts, offsets, values) in _batches(batches, workers):
-                arrays = [batch.column(n) for n in kept]
-                arrays.append(pa.array(counts, pa.int64()))
-                arrays.append(pa.ListArray.from_arrays(pa.array(offsets), pa.array(values)))
+            for batch, measured in _batches(batches, workers):
+                arrays = [batch.column(n) for n in kept] + measured
                 writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
                 rows += batch.num_rows
                 bar.advance(task, batch.num_rows)
@@ -230,7 +195,7 @@ def measure(
         run.count_read(rows)
         run.count_kept(rows)
         summary = run.finish(
-            frequency_source=_METER.frequencies.name,
+            frequency_source=context.frequencies.name,
             workers=workers,
         )
     return summary

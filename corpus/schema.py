@@ -56,10 +56,9 @@ OUT_OF_DOMAIN_FIELDS = [  # annotate corpus: which generator made a labelled can
     pa.field("generator", pa.string()),
     pa.field("method", pa.string()),
 ]
-MEASURE_FIELDS = [
-    pa.field("n_tokens", pa.int64()),  # razdel tokens
-    pa.field("word_ipm", pa.list_(pa.float32())),  # lemma frequency of every word
-]
+# measure adds the columns of every registered attribute (``corpus.attributes``); the
+# split row keeps this one (the length plots and the release read it)
+N_TOKENS = pa.field("n_tokens", pa.int64())  # razdel tokens
 FILTER_FIELDS = [pa.field("high_freq_share", pa.float64())]  # replaces word_ipm
 SPLIT_FIELDS = [pa.field("split", pa.string()), pa.field("id", pa.int64())]
 # What the split stage records of the errata it applied to a row (``corpus.errata``): a JSON
@@ -75,7 +74,7 @@ SPLIT_ROW_SCHEMA = pa.schema(
             BASE_SCHEMA.field(name)
             for name in BASE_COLUMNS[: BASE_COLUMNS.index("origin") + 1]  # sentence .. origin
         ),
-        MEASURE_FIELDS[0],
+        N_TOKENS,
         *FILTER_FIELDS,
         *SPLIT_FIELDS,
     ]

@@ -68,6 +68,8 @@ from rucola.stage import StageRun, read_frame
 REQUIRED = ["sentence", "label", "domain", "detailed_source", "error_type", "group"]
 TEST = "test"  # the plot's column of test rows, whatever their domain
 TYPES = schema.SPLIT_ROW_SCHEMA  # read_frame checks the types of the columns the input has
+# A column the split does not know (a measured attribute, ``corpus.attributes``) passes
+# through to its output as read; validation and the release read only their own columns.
 # Rows an erratum removed (``split.rejected``): the set-aside columns, then the split row's.
 REJECTED_SCHEMA = schema.set_aside_schema(schema.SPLIT_ROW_SCHEMA)
 
@@ -443,7 +445,7 @@ def _length_plot(frame: pd.DataFrame, csv_path: Path, png_path: Path) -> None:
     from rucola.corpus.plots import token_length_histogram
 
     if "n_tokens" not in frame.columns:  # rows split without measuring (a test's frame)
-        from rucola.corpus.measure import tokenize
+        from rucola.corpus.tokens import tokenize
 
         frame = frame.assign(n_tokens=[len(tokenize(s)) for s in frame["sentence"]])
     test = frame["split"] == "test"

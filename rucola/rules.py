@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -38,9 +38,14 @@ class Verdict:
 
 
 class FilterRule(ABC):
-    """One criterion over a table of rows."""
+    """One criterion over a table of rows.
+
+    ``needs``: the measured attributes it reads (names of ``corpus.attributes``, which
+    ``measure`` computes once); a stage checks that its input has them before any rule
+    runs, so a stale input is one line naming the file and the attribute."""
 
     name: str = "rule"
+    needs: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def judge(self, rows: pa.Table) -> Verdict: ...

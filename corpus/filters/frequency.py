@@ -34,6 +34,7 @@ def high_freq_share(word_ipm: pa.ChunkedArray | pa.Array, min_ipm: float) -> np.
 @THRESHOLDS.register(order=20)
 class HighFrequencyShareRule(RowRule):
     name = "high_freq_share"
+    needs = ("word_ipm",)  # the stage derives ``high_freq_share`` from it
 
     @classmethod
     def from_settings(cls, section: Filter | Screen) -> HighFrequencyShareRule | None:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 @THRESHOLDS.register(order=10)
 class TokenCountRule(RowRule):
     name = "token_count"
+    needs = ("n_tokens",)
 
     @classmethod
     def from_settings(cls, section: Filter | Screen) -> TokenCountRule | None:

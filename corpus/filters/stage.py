@@ -8,9 +8,14 @@ corpus filter never reruns screening nor invalidates answers. The threshold rule
 section turns on (``registry.THRESHOLDS``, in their order: ``too_few_tokens`` /
 ``too_many_tokens``, ``low_frequency_words``, then any rule registered later) run first,
 each on the rows the earlier ones kept (``rucola.rules.apply_rules``), then ``duplicate`` /
-``near_duplicate`` (``detail`` names the row repeated). Kept rows, set-aside rows, the
-token-length plot and the report are written together (``rucola.stage.StageRun``): a
-run that fails at the plot leaves the previous outputs as they were.
+``near_duplicate`` (``detail`` names the row repeated). Before any rule runs, the input is
+checked to hold every measured attribute the stage and its rules need (``FilterRule.needs``,
+``corpus.attributes``): a stale input is one line naming the file and the attribute, and
+nothing is written. Measured columns no rule reads pass through to the kept rows (the split
+keeps them too; validation and the release read only their own columns). Kept rows,
+set-aside rows, the token-length plot and the report are written together
+(``rucola.stage.StageRun``): a run that fails at the plot leaves the previous outputs as
+they were.
 """
 
 from __future__ import annotations
@@ -23,17 +28,24 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from rucola.corpus import schema
+from rucola.corpus import attributes, schema
 from rucola.corpus.filters.duplicates import DuplicateRule
 from rucola.corpus.filters.frequency import high_freq_share
 from rucola.corpus.filters.registry import THRESHOLDS
+from rucola.corpus.measured import MEASURED_ATTRIBUTES, attribute_fields
 from rucola.corpus.plots import token_length_histogram
 from rucola.errors import RucolaError
 from rucola.rules import FilterRule, apply_rules
-from rucola.stage import StageRun, read_table
+from rucola.stage import StageRun, open_parquet, read_table, reading
 
 if TYPE_CHECKING:
+    import pyarrow.parquet as pq
+
     from rucola.settings import Filter, Screen
+
+# Imported for what it does: it registers every attribute, whose columns the input is
+# checked for (an import the code fingerprints of `filter` and `screen` see).
+del attributes
 
 
 def build_rules(settings: Filter | Screen) -> list[FilterRule]:
@@ -46,16 +58,46 @@ def build_rules(settings: Filter | Screen) -> list[FilterRule]:
 CANDIDATE_TITLE = "Screened candidates: sentence length per domain"
 NO_CANDIDATES = "No candidates kept by screening (no generator ran, or every one was set aside)."
 
-# The columns filter and screen compute with, as ``read_table`` checks them: a count or
-# label stored as text is one line naming the file and column, not a TypeError mid-rule.
-INPUT_TYPES = pa.schema(
-    [
-        schema.BASE_SCHEMA.field("sentence"),
-        schema.BASE_SCHEMA.field("label"),
-        schema.BASE_SCHEMA.field("origin"),
-        *schema.MEASURE_FIELDS,
-    ]
-)
+# The measured attributes the stage reads whatever its rules: the token count (its report,
+# the candidates' plot) and the word frequencies (the derived share the split row carries).
+STAGE_NEEDS = ("n_tokens", "word_ipm")
+MEASURE_HINT = "run 'rucola measure' first: it writes every registered attribute"
+
+
+def input_types() -> pa.Schema:
+    """The columns filter and screen compute with, as ``open_parquet`` checks them: a count
+    or label stored as text is one line naming the file and column, not a TypeError
+    mid-rule."""
+    return pa.schema(
+        [
+            schema.BASE_SCHEMA.field("sentence"),
+            schema.BASE_SCHEMA.field("label"),
+            schema.BASE_SCHEMA.field("origin"),
+            *attribute_fields(list(MEASURED_ATTRIBUTES)),
+        ]
+    )
+
+
+def check_needs(
+    columns: Sequence[str],
+    rules: Sequence[FilterRule | type[FilterRule]],
+    path: str | Path,
+    stage: str = "filter",
+) -> None:
+    """Every measured attribute the stage and ``rules`` need is among ``columns`` (the
+    input's), or one line naming the file, the attribute and who needs it."""
+    needed = [(name, f"the {stage} stage") for name in STAGE_NEEDS]
+    needed += [(name, f"rule {rule.name}") for rule in rules for name in rule.needs]
+    for name, who in needed:
+        missing = [f.name for f in MEASURED_ATTRIBUTES[name].fields if f.name not in columns]
+        if missing:
+            raise RucolaError(
+                f"no measured attribute '{name}' (column {', '.join(missing)}), which {who} needs",
+                path,
+                hint=MEASURE_HINT,
+            )
+
+
 REFERENCE_TYPES = pa.schema(
     [schema.BASE_SCHEMA.field("sentence"), schema.BASE_SCHEMA.field("origin")]
 )
@@ -83,12 +125,10 @@ def _read_reference(paths: Sequence[str] | None) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True)
 
 
-def _measured(input_path: str | Path, min_ipm: float) -> pa.Table:
+def _measured(source: pq.ParquetFile, input_path: str | Path, min_ipm: float) -> pa.Table:
     """The measured rows with ``word_ipm`` turned into ``high_freq_share``."""
-    table = read_table(input_path, "input", hint="run 'rucola measure' first", types=INPUT_TYPES)
-    for column in ("n_tokens", "word_ipm"):
-        if column not in table.column_names:
-            raise RucolaError(f"no '{column}' attribute; run 'rucola measure' first", input_path)
+    with reading(input_path, "input"):
+        table = source.read()
     share = high_freq_share(table.column("word_ipm"), min_ipm)
     return table.drop_columns("word_ipm").append_column(
         schema.FILTER_FIELDS[0], pa.array(share, pa.float64())
@@ -115,6 +155,8 @@ def run_filter(
     (``filter.reference``; for screen, the in-domain rows ``extract.out``); ``stage``
     names the run in the set-aside rows (``filter`` or ``screen``)."""
     thresholds = build_rules(settings)
+    measured = open_parquet(source, "input", hint=MEASURE_HINT, types=input_types())
+    check_needs(measured.schema_arrow.names, [*thresholds, DuplicateRule], source, stage)
     duplicates = DuplicateRule(settings.near_duplicates, _read_reference(reference))
     # Screening draws its candidates' lengths; the corpus's lengths are drawn after the
     # split (``split.plot``), where a test row can be counted without its domain.
@@ -127,7 +169,9 @@ def run_filter(
         outputs=plots,
     ) as run:
         # Passed on, not held: the rules free the full table once the first has split it.
-        outcome = apply_rules(_measured(source, float(settings.min_ipm)), [*thresholds, duplicates])
+        outcome = apply_rules(
+            _measured(measured, source, float(settings.min_ipm)), [*thresholds, duplicates]
+        )
         kept = outcome.kept
         parts = [kept, *(part.rows for part in outcome.set_aside)]
         read = sum(part.num_rows for part in parts)

@@ -16,8 +16,8 @@ import pytest
 from errata_rows import split_input, write_errata, write_project
 
 from rucola.corpus.errata import ErrataOptions, read_errata, summary_line
-from rucola.corpus.measure import tokenize
 from rucola.corpus.split import run_split
+from rucola.corpus.tokens import tokenize
 from rucola.errors import RucolaError
 from rucola.params import load_settings
 

@@ -15,7 +15,8 @@ from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_sh
 from rucola.corpus.filters.length import TokenCountRule
 from rucola.corpus.filters.stage import run_filter
 from rucola.corpus.frequency import RncFrequencies
-from rucola.corpus.measure import SentenceMeter, measure
+from rucola.corpus.measure import measure, measure_batch
+from rucola.corpus.measured import MEASURED_ATTRIBUTES, MeasureContext
 from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.params import with_overrides
@@ -43,10 +44,11 @@ def test_rnc_sums_parts_of_speech_and_ignores_yo(rnc):
 
 
 def test_meter_counts_tokens_and_lemmatises(rnc):
-    meter = SentenceMeter(RncFrequencies(rnc))
-    n, ipm = meter.measure("Мальчик ещё читает 3 книги.")
-    assert n == 6  # Мальчик ещё читает 3 книги .
-    assert ipm == [300.0, 2080.0, 500.0, 400.0]  # lemmas: мальчик, ещё, читать, книга
+    attributes = [MEASURED_ATTRIBUTES[name]() for name in ("n_tokens", "word_ipm")]
+    context = MeasureContext(RncFrequencies(rnc))
+    n, ipm = measure_batch(["Мальчик ещё читает 3 книги."], context, attributes)
+    assert n.to_pylist() == [6]  # Мальчик ещё читает 3 книги .
+    assert ipm.to_pylist() == [[300.0, 2080.0, 500.0, 400.0]]  # мальчик, ещё, читать, книга
 
 
 def test_share_from_word_ipm():

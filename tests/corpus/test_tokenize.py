@@ -8,7 +8,7 @@ from pathlib import Path
 
 import razdel
 
-from rucola.corpus.measure import _SIMPLE, tokenize
+from rucola.corpus.tokens import _SIMPLE, tokenize
 
 
 def _razdel(text: str) -> list[str]:
