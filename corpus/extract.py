@@ -54,7 +54,7 @@ from rucola.rules import first_reason
 from rucola.stage import StageRun
 
 if TYPE_CHECKING:
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
 
 @dataclass
@@ -100,16 +100,17 @@ class _Collector:
         label: int | None,
         group: str,
         corrections: list[str],
-        require_error_type: bool,
+        required: Sequence[str] | None,
     ) -> None:
         """A variant every rule kept: a row of the base schema (its source line aside, in
-        case de-duplication sets it aside after all)."""
+        case de-duplication sets it aside after all). ``required``: the categories its
+        domain allows when an unacceptable row needs one (``extract.require_error_type``)."""
         example, error_type = variant.example, variant.error_type
-        if label == schema.UNACCEPTABLE and error_type is None and require_error_type:
+        if label == schema.UNACCEPTABLE and error_type is None and required is not None:
             raise RucolaError(
                 "unacceptable example without error_type",
                 *_where(example.origin),
-                hint="give error_type (Morphology, Syntax, Semantics) or "
+                hint=f"give error_type ({', '.join(required)}) or "
                 "set extract.require_error_type: false",
             )
         self.rows.append(
@@ -141,10 +142,10 @@ class Extractor:
     """Interprets marks, expands alternations and validates categories for one run; the
     keep-or-reason checks are the ordered rules of ``corpus.extract_rules``."""
 
-    def __init__(self, settings: Extract) -> None:
+    def __init__(self, settings: Extract, categories: Categories) -> None:
         self.settings = settings
+        self.categories = categories
         self.marks = MarkMap.from_params(settings.marks)
-        self.error_types = {t.lower(): t for t in settings.error_types}
         self.example_rules = EXAMPLE_RULES
         self.text_rules = [EmptyText()]
         self.variant_rules = variant_rules(keep_artefacts=settings.artefacts == "keep")
@@ -154,12 +155,18 @@ class Extractor:
         """Every variant with extraction artefacts, kept or set aside (for the report)."""
         return next(r.found for r in self.variant_rules if isinstance(r, Artefacts))
 
+    def allowed(self, domain: str | None) -> list[str]:
+        """The categories a row of ``domain`` may have (``corpus.categories``); a row
+        without a domain (an unlabelled published test row), those every domain allows."""
+        if domain is None:
+            lists = [self.categories.of(d) for d in schema.DOMAINS]
+            return [c for c in lists[0] if all(c in other for other in lists[1:])]
+        return list(self.categories.of(domain))
+
     def _error_type(self, example: RawExample) -> str | None:
         if example.error_type is None:
             return None
-        allowed = dict(self.error_types)
-        if example.domain == schema.OUT_OF_DOMAIN:
-            allowed["hallucination"] = "Hallucination"
+        allowed = {t.lower(): t for t in self.allowed(example.domain)}
         canonical = allowed.get(example.error_type.strip().lower())
         if canonical is None:
             raise RucolaError(
@@ -265,7 +272,8 @@ class Extractor:
                 sentence = variant.sentence if rule.records_text else None
                 out.reject(example, reason.reason, sentence, reason.detail, variant.mark, label)
                 continue
-            out.keep(variant, label, group, corrections, self.settings.require_error_type)
+            required = self.allowed(example.domain) if self.settings.require_error_type else None
+            out.keep(variant, label, group, corrections, required)
 
 
 def _learner_rows(
@@ -348,14 +356,17 @@ def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return stats
 
 
-def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -> dict[str, Any]:
+def extract(
+    settings: Extract, categories: Categories, sources: Sequence[ExtractSource] | None = None
+) -> dict[str, Any]:
     """Run the stage on ``sources`` (default: ``extract.sources``), writing
-    ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report."""
+    ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report.
+    ``categories``: ``corpus.categories``, what each domain's unacceptable rows may have."""
     sources = settings.sources if sources is None else sources
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
-    extractor = Extractor(settings)
-    pairs = MinimalPairs(settings.m2, settings.error_types)
+    extractor = Extractor(settings, categories)
+    pairs = MinimalPairs(settings.m2, categories.of(schema.LEARNER))
     encoding = settings.encoding
     collector = _Collector()
     files_read: list[str] = []
@@ -410,7 +421,7 @@ def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -
             "per_source": source_statistics(frame),
         }
         if pairs.counts["sentences"]:  # M2 learner corpora: pairs made, edits per category
-            private["learner"] = pairs.report()
+            private[schema.LEARNER] = pairs.report()
         summary = run.finish(
             frame,
             schema.BASE_SCHEMA,

@@ -339,7 +339,7 @@ def public_report(report: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]
     not change."""
     test = frame[frame["split"] == "test"]
     # the release's configs (``rucola.release.public.test_config``): learner or default
-    configs = test["domain"].map(lambda d: "learner" if d == schema.LEARNER else "default")
+    configs = test["domain"].map(lambda d: schema.LEARNER if d == schema.LEARNER else "default")
     configs = configs.value_counts()
     domains = {
         domain: {"splits": {s: _open_split(info["splits"][s]) for s in OPEN_SPLITS}}
@@ -416,9 +416,8 @@ def run_split(
     applying it needs) removes it; those rows go to ``split.rejected`` (reason
     ``erratum``, the erratum's reason as the detail). The errata files are read and checked
     first, and every erratum is checked against the rows before any is applied: a bad one
-    is one line naming its file and line, and nothing is written."""
-    options = errata if errata is not None else ErrataOptions()
-    corrections = read_errata(options)
+    is one line naming its file and line, and nothing is written. No ``errata``: none."""
+    corrections = read_errata(errata) if errata is not None else []
     with StageRun(
         "split",
         report=settings.report,
@@ -430,7 +429,7 @@ def run_split(
     ) as run:
         frame = read_frame(source, hint="run 'rucola filter' first", types=TYPES)
         run.count_read(len(frame))
-        applied, full = _split(frame, settings, Path(source), corrections, options)
+        applied, full = _split(frame, settings, Path(source), corrections, errata)
         run.set_aside(applied.removed, REASON, applied.details)
         _length_plot(applied.frame, run.path(settings.plot), run.path(settings.plot_png))
         public = public_report(full, applied.frame)
@@ -505,7 +504,7 @@ def _split(
     frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
     # errata last: the rows they name have their published place and id already
-    applied = apply_errata(frame, errata or [], named, options or ErrataOptions())
+    applied = apply_errata(frame, errata or [], named, options)
     frame = applied.frame
     new = new_rows(frame)
     straddling = _straddling(frame)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rucola.settings import IN_DOMAIN
+
 
 @dataclass
 class RawExample:
@@ -17,7 +19,7 @@ class RawExample:
     mark: str | None  # the mark from a mark column; None: look at the start of ``text``
     error_type: str | None
     source: str | None  # None only for an unlabelled published test row
-    domain: str | None = "in_domain"  # None only for an unlabelled published test row
+    domain: str | None = IN_DOMAIN  # None only for an unlabelled published test row
     label: int | None = None  # preset by formats that carry labels (published RuCoLA)
     expand: bool = True  # whether alternations may be expanded
     provenance: dict[str, Any] = field(default_factory=dict)

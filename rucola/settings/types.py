@@ -7,19 +7,25 @@ values from the ``Literal`` types here (``typing.get_args``), never from a list 
 """
 
 import codecs
+import copy
 import math
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, create_model
 
 from rucola.errors import RucolaError
 
 # Allowed values: the stages read them from here (``typing.get_args``), never keep a copy.
 Verdict = Literal["acceptable", "unacceptable", "exclude"]
 SourceType = Literal["sheet", "list", "rucola_csv", "m2"]
+# The domains, the one list of them: a row's ``domain``, the keys of every per-domain
+# section (``per_domain``: ``split.ratios``, ``corpus.categories``), the configs and plots of
+# a release. ``learner``: minimal pairs from learner corpora's error annotations (M2).
 Domain = Literal["in_domain", "out_of_domain", "learner"]
+DOMAINS: tuple[str, ...] = get_args(Domain)
+IN_DOMAIN, OUT_OF_DOMAIN, LEARNER = DOMAINS
 GenerationMethod = Literal["translation", "back_translation", "paraphrase", "perturbation"]
 Backend = Literal["transformers", "ctranslate2"]
 Strategy = Literal["beam", "greedy", "sampling"]
@@ -213,3 +219,28 @@ class Section(BaseModel):
     """A mapping of params keys: unknown keys are an error, values are never coerced."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PerDomain(Section):
+    """A section with one key per domain (:data:`DOMAINS`, in their order): see
+    :func:`per_domain`."""
+
+    def of(self, domain: str) -> Any:
+        """The value for ``domain``; a name that is no domain is a ``KeyError``."""
+        if domain not in DOMAINS:
+            raise KeyError(domain)
+        return getattr(self, domain)
+
+
+def per_domain(kind: Any, doc: str, defaults: dict[str, Any], **kw: Any) -> type[PerDomain]:
+    """The base of a section whose keys are the domains (:data:`DOMAINS`), each of type
+    ``kind``, described by ``doc``, with its default from ``defaults`` (one per domain, in
+    their order): written as ``class SplitRatios(per_domain(Ratios, ...))``, so a new domain
+    is a new key of every such section at once, and a section never lists the domains."""
+    if tuple(defaults) != DOMAINS:
+        raise ValueError(f"per_domain defaults must name {', '.join(DOMAINS)}, in that order")
+    fields: dict[str, Any] = {
+        domain: (kind, _key(lambda value=value: copy.deepcopy(value), doc, **kw))
+        for domain, value in defaults.items()
+    }
+    return create_model("PerDomainKeys", __base__=PerDomain, __module__=__name__, **fields)
