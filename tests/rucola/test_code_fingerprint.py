@@ -94,9 +94,7 @@ def test_a_module_one_stage_uses_changes_that_stage_only(tmp_path: Path, origina
     root = code_copy(tmp_path)
     edit(root / "corpus/split.py", '"""', '"""A comment. ')
     assert changed(original, fingerprints(app, root)) == {
-        name
-        for name, record in original.items()
-        if "corpus/split.py" in record["code"]
+        name for name, record in original.items() if "corpus/split.py" in record["code"]
     }
     assert "split.json" in changed(original, fingerprints(app, root))
     assert "filter.json" not in changed(original, fingerprints(app, root))
