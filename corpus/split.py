@@ -61,7 +61,7 @@ from rucola.corpus.pin import (
 )
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, table_from_frame
-from rucola.settings import Split, SplitRatios
+from rucola.settings import Split
 from rucola.stage import StageRun, read_frame
 
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
@@ -75,9 +75,9 @@ REJECTED_SCHEMA = schema.set_aside_schema(schema.SPLIT_ROW_SCHEMA)
 def _ratios(settings: Split, domain: str) -> list[float]:
     """The domain's train / validation / test ratios (the schema checked that they add
     up to 1), as floats so the report reads the same whatever the params file wrote."""
-    if domain not in SplitRatios.model_fields:
+    if domain not in schema.DOMAINS:
         raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
-    return [float(r) for r in getattr(settings.ratios, domain)]
+    return [float(r) for r in settings.ratios.of(domain)]
 
 
 def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int) -> pd.Series:
