@@ -19,6 +19,7 @@ from rucola.annotation.label_studio import read_export
 from rucola.annotation.long_table import read_long
 from rucola.annotation.votes import (
     STAGE1_FIELD,
+    Stage2Form,
     check_votes,
     concat_votes,
     expand_paths,
@@ -57,12 +58,13 @@ def read_stage1(
     return votes
 
 
-def read_stage2(exports: Sequence[str | Path]) -> pd.DataFrame:
-    """All stage-2 votes: Toloka exports (``.tsv``) and Label Studio exports (``.json``)."""
+def read_stage2(exports: Sequence[str | Path], form: Stage2Form) -> pd.DataFrame:
+    """All stage-2 votes, in the checkboxes of ``form``: Toloka exports (``.tsv``) and
+    Label Studio exports (``.json``)."""
     parts = [
-        read_export(path, 2, STAGE1_FIELD)
+        read_export(path, 2, STAGE1_FIELD, form)
         if has_suffix(path, ".json")
-        else stage2_from_toloka(require_rows(tl.read_toloka(path), path), path)
+        else stage2_from_toloka(require_rows(tl.read_toloka(path), path), path, form)
         for path in expand_paths(exports, (".tsv", ".json"))
     ]
     votes = concat_votes(parts)

@@ -6,7 +6,7 @@ each category is decided on its own by a strict majority of the task's usable vo
 - a majority for ``no_violation`` relabels the sentence acceptable (stage 1 was wrong);
 - several categories, ``other``, or none with a majority set the sentence aside with that
   reason, since the corpus holds exactly one category per unacceptable sentence;
-- exactly one of Morphology, Syntax, Semantics, Hallucination labels it.
+- exactly one category (of the form: ``corpus.categories.out_of_domain``) labels it.
 """
 
 from __future__ import annotations
@@ -15,17 +15,10 @@ import numpy as np
 import pandas as pd
 
 from rucola.annotation.aggregate import LABELLED, PENDING
-from rucola.annotation.votes import CATEGORIES, NO_VIOLATION
+from rucola.annotation.votes import NO_VIOLATION, OTHER, Stage2Form
 
-ERROR_TYPES = {
-    "morphology": "Morphology",
-    "syntax": "Syntax",
-    "semantics": "Semantics",
-    "hallucination": "Hallucination",
-}
 SET_ASIDE = "set_aside"
 SEVERAL = "several_categories"
-OTHER = "other"
 NO_MAJORITY = "no_category_majority"
 RELABELLED = "relabelled_acceptable"
 STAGE2_TOO_FEW = "stage2_too_few_votes"
@@ -43,9 +36,9 @@ STAGE2_COLUMNS = [
 ]
 
 
-def category_counts(used: pd.DataFrame) -> pd.DataFrame:
+def category_counts(used: pd.DataFrame, form: Stage2Form) -> pd.DataFrame:
     """Per task, how many usable votes checked each category (and ``no_violation``)."""
-    fields = [*CATEGORIES, NO_VIOLATION]
+    fields = form.required
     parts = used["label"].astype(str).str.split("|")
     rows = pd.DataFrame(
         {f: parts.map(lambda checked, f=f: f in checked).astype("int64") for f in fields}
@@ -55,7 +48,7 @@ def category_counts(used: pd.DataFrame) -> pd.DataFrame:
     return rows.groupby("task", sort=True)[[*fields, "n"]].sum()
 
 
-def aggregate_stage2(used: pd.DataFrame, min_votes: int) -> pd.DataFrame:
+def aggregate_stage2(used: pd.DataFrame, min_votes: int, form: Stage2Form) -> pd.DataFrame:
     """One row per task with stage-2 votes: the outcome and, when labelled, the category.
 
     ``outcome`` is ``unacceptable`` (with ``error_type``), ``acceptable`` (relabelled),
@@ -65,23 +58,23 @@ def aggregate_stage2(used: pd.DataFrame, min_votes: int) -> pd.DataFrame:
     """
     if used.empty:
         return pd.DataFrame({c: pd.Series(dtype=object) for c in STAGE2_COLUMNS})
-    counts = category_counts(used)
+    counts = category_counts(used, form)
     n = counts["n"].to_numpy()
-    majority = counts[[*CATEGORIES, NO_VIOLATION]].to_numpy() * 2 > n[:, None]
+    majority = counts[form.required].to_numpy() * 2 > n[:, None]
     rows = []
     exact = used.groupby(["task", "label"]).size()
     for i, task in enumerate(counts.index):
-        chosen = [f for f, m in zip([*CATEGORIES, NO_VIOLATION], majority[i], strict=True) if m]
+        chosen = [f for f, m in zip(form.required, majority[i], strict=True) if m]
         categories = [c for c in chosen if c != NO_VIOLATION]
         answer = NO_VIOLATION if NO_VIOLATION in chosen else "|".join(categories)
         agreement = float(exact.get((task, answer), 0)) / n[i] if answer else np.nan
-        outcome, error_type, reason = _decide(int(n[i]), chosen, categories, min_votes)
+        outcome, error_type, reason = _decide(int(n[i]), chosen, categories, min_votes, form)
         rows.append((task, int(n[i]), "|".join(chosen), agreement, outcome, error_type, reason))
     return pd.DataFrame(rows, columns=STAGE2_COLUMNS)
 
 
 def _decide(
-    n: int, chosen: list[str], categories: list[str], min_votes: int
+    n: int, chosen: list[str], categories: list[str], min_votes: int, form: Stage2Form
 ) -> tuple[str, str | None, str | None]:
     if n < int(min_votes):
         return PENDING, None, STAGE2_TOO_FEW
@@ -93,7 +86,7 @@ def _decide(
         return SET_ASIDE, None, OTHER
     if not categories:
         return SET_ASIDE, None, NO_MAJORITY
-    return "unacceptable", ERROR_TYPES[categories[0]], None
+    return "unacceptable", form.error_type(categories[0]), None
 
 
 def combine(stage1: pd.DataFrame, stage2: pd.DataFrame) -> pd.DataFrame:

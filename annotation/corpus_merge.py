@@ -31,7 +31,7 @@ from rucola.stage import StageRun, read_frame
 PRIVATE = "private"  # the counts key of what goes to the private report only
 
 if TYPE_CHECKING:
-    from rucola.settings import AnnotateCorpus
+    from rucola.settings import AnnotateCorpus, Categories
 
 EXTRA_COLUMNS = [field.name for field in schema.OUT_OF_DOMAIN_FIELDS]
 # What this stage reads of a candidate and of an annotated task.
@@ -73,9 +73,15 @@ def _value(value: Any) -> Any:
 
 
 def merge_into_corpus(
-    in_domain: pd.DataFrame, candidates: pd.DataFrame, annotated: pd.DataFrame, run: StageRun
+    in_domain: pd.DataFrame,
+    candidates: pd.DataFrame,
+    annotated: pd.DataFrame,
+    run: StageRun,
+    categories: Categories,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """In-domain rows plus the labelled out-of-domain ones, and this stage's own figures.
+    An unacceptable row needs a category of its domain (``categories``:
+    ``corpus.categories``), else it is set aside (``missing_error_type``).
 
     ``run`` counts the rows read (every in-domain row and annotated task) and takes every
     task set aside, with its reason; the caller hands it the rows returned as the kept ones.
@@ -100,6 +106,7 @@ def merge_into_corpus(
             f"annotated id {annotated['id'][annotated['id'].duplicated()].iloc[0]!r} appears twice"
         )
     run.count_read(len(in_domain) + len(annotated))
+    allowed = categories.of(schema.OUT_OF_DOMAIN)
     by_id = candidates.assign(candidate_id=candidates["candidate_id"].astype(str)).set_index(
         "candidate_id"
     )
@@ -131,7 +138,7 @@ def merge_into_corpus(
             continue
         label = int(task["label"])
         error_type = _value(task["error_type"])
-        if label == schema.UNACCEPTABLE and error_type not in schema.ALL_ERROR_TYPES:
+        if label == schema.UNACCEPTABLE and error_type not in allowed:
             rejected.append(_rejected_row(task, MISSING_ERROR_TYPE, str(error_type)))
             continue
         if sentence_key(sentence) in in_domain_sentences:
@@ -174,7 +181,7 @@ def merge_into_corpus(
     run.set_aside(table, table["reason"].to_pylist(), table["detail"].to_pylist())
     annotated_ids = set(annotated["id"].astype(str))
     counts = {
-        "in_domain": int(len(in_domain)),
+        schema.IN_DOMAIN: int(len(in_domain)),
         "candidates": int(len(candidates)),
         "annotated": int(len(annotated)),
         "out_of_domain_added": int(len(ood)),
@@ -236,9 +243,11 @@ def run_corpus_merge(
     in_domain: str | Path,
     annotated: str | Path,
     candidates: str | Path,
+    categories: Categories,
 ) -> dict[str, Any]:
     """The DVC stage: read the three inputs (what ``extract``, ``annotate merge`` and
-    ``merge-candidates`` write), write rows, set-aside rows and the report."""
+    ``merge-candidates`` write), write rows, set-aside rows and the report; ``categories``
+    (``corpus.categories``) are what a row may have."""
     with StageRun(
         "annotate",
         report=settings.report,
@@ -252,7 +261,7 @@ def run_corpus_merge(
         tasks = read_frame(
             annotated, "annotated tasks file", hint="run 'rucola annotate merge' first"
         )
-        combined, counts = merge_into_corpus(rows, every, tasks, run)
+        combined, counts = merge_into_corpus(rows, every, tasks, run, categories)
         private = counts.pop(PRIVATE)
         report = run.finish(combined, output_schema(combined), private=private, **counts)
         return {**report, **private}

@@ -26,14 +26,13 @@ import pandas as pd
 from rucola.annotation import label_studio as ls
 from rucola.annotation import toloka as tl
 from rucola.annotation.answers import read_stage1
-from rucola.annotation.categories import ERROR_TYPES
 from rucola.annotation.merge import merge_options, merge_votes, task_reason
 from rucola.annotation.pools import Pools, read_tasks
 from rucola.annotation.votes import (
     LONG_STAGE1,
     STAGE1_FIELD,
-    STAGE2_REQUIRED,
     UNACCEPTABLE_LABEL,
+    Stage2Form,
     normalise_token,
 )
 from rucola.errors import RucolaError
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
 STAGE = "annotate_export"
 
 CONTROL_COLUMNS = ["id", "sentence", "label", "error_type", "hint"]
-TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
 
 
 def control_path(value: str | Path | Sequence[str | Path] | None) -> Path | None:
@@ -57,12 +55,12 @@ def control_path(value: str | Path | Sequence[str | Path] | None) -> Path | None
     return None if path is None else Path(path)
 
 
-def read_controls(path: str | Path | Sequence[str | Path] | None) -> pd.DataFrame:
+def read_controls(path: str | Path | Sequence[str | Path] | None, form: Stage2Form) -> pd.DataFrame:
     """The golden set: ``id, sentence, label[, error_type][, hint]`` (TSV or CSV).
 
     ``label`` is ``1``/``acceptable`` or ``0``/``unacceptable``; ``error_type`` (needed for
-    stage-2 controls) is Morphology, Syntax, Semantics or Hallucination. No path (an empty
-    ``annotate.controls``): no controls.
+    stage-2 controls) is a category of the stage-2 ``form`` (``corpus.categories``, out of
+    domain). No path (an empty ``annotate.controls``): no controls.
     """
     path = control_path(path)
     if path is None:
@@ -93,15 +91,15 @@ def read_controls(path: str | Path | Sequence[str | Path] | None) -> pd.DataFram
         error_type = (row.get("error_type") or "").strip()
         if error_type in ("", "0"):
             error_type = None
-        elif error_type.lower() not in TYPES_BY_NAME:
+        elif form.error_type(error_type) is None:
             raise RucolaError(
                 f"unknown error_type {error_type!r}",
                 path,
                 line,
-                hint=f"one of {', '.join(TYPES_BY_NAME.values())}",
+                hint=f"one of {', '.join(form.error_types)}",
             )
         else:
-            error_type = TYPES_BY_NAME[error_type.lower()]
+            error_type = form.error_type(error_type)
         if error_type and label == "1":
             raise RucolaError("an acceptable control cannot have an error_type", path, line)
         rows.append((key, row["sentence"].strip(), int(label), error_type, row.get("hint") or ""))
@@ -157,12 +155,14 @@ def make_pages(
     return pages
 
 
-def golden_fields(stage: int, control: dict[str, Any], field: str = STAGE1_FIELD) -> dict[str, str]:
+def golden_fields(
+    stage: int, control: dict[str, Any], form: Stage2Form, field: str = STAGE1_FIELD
+) -> dict[str, str]:
     """The ``GOLDEN:*`` cells of a control task."""
     if stage == 1:
         return {tl.golden(field): "no" if control["label"] == 1 else "yes"}
     category = str(control["error_type"]).lower()
-    return {tl.golden(f): "true" if f == category else "false" for f in STAGE2_REQUIRED}
+    return {tl.golden(f): "true" if f == category else "false" for f in form.required}
 
 
 def pool_frame(
@@ -170,9 +170,10 @@ def pool_frame(
     pages: list[list[tuple[str, bool]]],
     sentences: dict[str, str],
     controls: pd.DataFrame,
+    form: Stage2Form,
 ) -> pd.DataFrame:
     """The pool in the Toloka task layout, page after page."""
-    fields = [tl.golden(STAGE1_FIELD)] if stage == 1 else [tl.golden(f) for f in STAGE2_REQUIRED]
+    fields = [tl.golden(STAGE1_FIELD)] if stage == 1 else [tl.golden(f) for f in form.required]
     by_id = controls.set_index("id").to_dict("index")
     rows = []
     for page in pages:
@@ -182,7 +183,7 @@ def pool_frame(
             if is_control:
                 control = by_id[task]
                 row[tl.INPUT_SENTENCE] = control["sentence"]
-                row.update(golden_fields(stage, control))
+                row.update(golden_fields(stage, control, form))
                 row[tl.HINT_TEXT] = control["hint"]
             else:
                 row[tl.INPUT_SENTENCE] = sentences[task]
@@ -199,6 +200,7 @@ def export_pool(
     page_size: int,
     controls_per_page: int,
     seed: int,
+    form: Stage2Form,
     run: StageRun | None = None,
 ) -> dict[str, Any]:
     """Write ``stage<N>_tasks.tsv``, the Label Studio ``stage<N>_tasks.json`` and
@@ -214,12 +216,13 @@ def export_pool(
     pages = make_pages(
         tasks["id"].tolist(), usable["id"].tolist(), page_size, controls_per_page, rng
     )
-    pool = pool_frame(stage, pages, dict(zip(tasks["id"], tasks["sentence"], strict=True)), usable)
+    sentences = dict(zip(tasks["id"], tasks["sentence"], strict=True))
+    pool = pool_frame(stage, pages, sentences, usable, form)
     tsv, tasks_json, config, manifest_path = pool_files(out_dir, stage)
     tl.write_toloka(pool, run.path(tsv) if run else tsv)
     label_studio = ls.tasks(pool, page_size, stage, STAGE1_FIELD)
     write_json(label_studio, run.path(tasks_json) if run else tasks_json)
-    write_text(ls.label_config(stage, STAGE1_FIELD), run.path(config) if run else config)
+    write_text(ls.label_config(stage, STAGE1_FIELD, form), run.path(config) if run else config)
     manifest = {
         "stage": stage,
         "tasks": int(len(tasks)),
@@ -290,7 +293,7 @@ def _stage2_pool(settings: Annotate, run: StageRun, pools: Pools) -> pd.DataFram
     return tasks
 
 
-def run_export(settings: Annotate, stage: int, pools: Pools) -> dict[str, Any]:
+def run_export(settings: Annotate, stage: int, pools: Pools, form: Stage2Form) -> dict[str, Any]:
     """``rucola annotate export``: a pool for ``stage`` into ``settings.export_dir``.
 
     Stage 1: every candidate of today's pool (``pools.candidates``; ``read`` = candidates,
@@ -299,9 +302,10 @@ def run_export(settings: Annotate, stage: int, pools: Pools) -> dict[str, Any]:
     as ``acceptable_at_stage1``, ``pending:<why>`` or ``set_aside:not_in_pool``, a task
     outside today's pool: ``annotation.pools``). Returns the manifest, which names the
     golden set used (``golden_set``, null without one). The pool, its Label Studio twin
-    (tasks and config) and the manifest appear together."""
+    (tasks and config) and the manifest appear together. ``form``: the stage-2 checkboxes
+    (``corpus.categories``), which the controls' categories are checked against."""
     golden_path = control_path(settings.controls)
-    golden = read_controls(golden_path)
+    golden = read_controls(golden_path, form)
     out_dir = settings.export_dir
     tsv, tasks_json, config, manifest_path = pool_files(out_dir, stage)
     with StageRun(STAGE, report=manifest_path, outputs=[tsv, tasks_json, config]) as run:
@@ -320,6 +324,7 @@ def run_export(settings: Annotate, stage: int, pools: Pools) -> dict[str, Any]:
             # No golden set named (annotate.controls: []): pages without control tasks.
             controls_per_page=settings.controls_per_page if golden_path else 0,
             seed=settings.seed,
+            form=form,
             run=run,
         )
         return run.finish(**manifest, golden_set=str(golden_path) if golden_path else None)

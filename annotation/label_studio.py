@@ -39,10 +39,9 @@ from rucola.annotation.votes import (
     ACCEPTABLE_LABEL,
     NOT_SURE,
     STAGE1_FIELD,
-    STAGE2_FIELDS,
-    STAGE2_REQUIRED,
     TOLOKA_STAGE1,
     VOTE_COLUMNS,
+    Stage2Form,
     normalise_token,
 )
 from rucola.errors import RucolaError
@@ -65,7 +64,17 @@ def choices_name(stage: int, field: str = STAGE1_FIELD) -> str:
     return field if stage == 1 else CATEGORY
 
 
-def label_config(stage: int, field: str = STAGE1_FIELD) -> str:
+def _vocabulary(stage: int, form: Stage2Form | None) -> list[str]:
+    """A stage's choices: stage 1's, or every checkbox of the stage-2 ``form`` (which
+    stage 2 needs: its categories are params, ``corpus.categories``)."""
+    if stage == 1:
+        return STAGE1_CHOICES
+    if form is None:
+        raise ValueError("stage 2 needs its form (rucola.annotation.votes.Stage2Form)")
+    return form.fields
+
+
+def label_config(stage: int, field: str = STAGE1_FIELD, form: Stage2Form | None = None) -> str:
     """The labelling configuration of a stage: the sentence and one set of choices."""
     view = ET.Element("View")
     ET.SubElement(view, "Header", {"value": QUESTIONS[stage]})
@@ -77,7 +86,7 @@ def label_config(stage: int, field: str = STAGE1_FIELD) -> str:
         "required": "true",
     }
     choices = ET.SubElement(view, "Choices", attributes)
-    for value in STAGE1_CHOICES if stage == 1 else STAGE2_FIELDS:
+    for value in _vocabulary(stage, form):
         ET.SubElement(choices, "Choice", {"value": value})
     ET.indent(view)
     return ET.tostring(view, encoding="unicode") + "\n"
@@ -144,9 +153,11 @@ def _error(path: Path, task: str, message: str, hint: str | None = None) -> Ruco
     return RucolaError(f"task {task!r}: {message}", path, hint=hint)
 
 
-def _label(choices: list[Any], stage: int, path: Path, task: str, where: str) -> str:
+def _label(
+    choices: list[Any], stage: int, path: Path, task: str, where: str, form: Stage2Form | None
+) -> str:
     """Choices in the votes vocabulary: ``"1"``/``"0"``/``not_sure``, or categories."""
-    vocabulary = STAGE1_CHOICES if stage == 1 else STAGE2_FIELDS
+    vocabulary = _vocabulary(stage, form)
     keys = [normalise_token(str(c)) for c in choices]
     for key, choice in zip(keys, choices, strict=True):
         if key not in vocabulary:
@@ -157,7 +168,7 @@ def _label(choices: list[Any], stage: int, path: Path, task: str, where: str) ->
                 hint=f"expected one of {', '.join(vocabulary)}",
             )
     if stage == 2:
-        return NOT_SURE if NOT_SURE in keys else "|".join(f for f in STAGE2_FIELDS if f in keys)
+        return NOT_SURE if NOT_SURE in keys else "|".join(f for f in vocabulary if f in keys)
     if len(set(keys)) != 1:
         found = "no choice" if not keys else f"{len(keys)} choices"
         raise _error(path, task, f"{found} in {where}", hint="stage 1 takes exactly one")
@@ -308,16 +319,18 @@ def _golden(
     field: str,
     path: Path,
     task: str,
+    form: Stage2Form | None,
 ) -> str | None:
     """A task's golden answer: its (first) ground-truth annotation, else the ``data.golden``
     of a task our export flagged as a control; None for a task that is not a control."""
     truth = [a for a in annotations if a.get("ground_truth")]
     if truth:
         chosen = _choices(truth[0], stage, field, path, task)
-        return _label(chosen, stage, path, task, f"ground-truth annotation {truth[0].get('id')}")
+        where = f"ground-truth annotation {truth[0].get('id')}"
+        return _label(chosen, stage, path, task, where, form)
     if data.get("control") and data.get("golden") not in (None, "", {}):
         chosen = _golden_choices(data["golden"], stage, field)
-        return _label(chosen, stage, path, task, "data.golden")
+        return _label(chosen, stage, path, task, "data.golden", form)
     return None
 
 
@@ -325,10 +338,13 @@ def read_export(
     path: str | Path,
     stage: int,
     field: str = STAGE1_FIELD,
+    form: Stage2Form | None = None,
 ) -> pd.DataFrame:
     """The votes of a Label Studio JSON export (``votes.VOTE_COLUMNS``), one per annotation
-    that is not a ground truth. Whether ``data.id`` names a task we exported is decided
-    with the other formats' (``annotation.pools``)."""
+    that is not a ground truth (stage 2: in the checkboxes of ``form``). Whether
+    ``data.id`` names a task we exported is decided with the other formats'
+    (``annotation.pools``)."""
+    _vocabulary(stage, form)
     path = Path(path)
     source = str(path)
     rows: list[dict[str, Any]] = []
@@ -345,7 +361,7 @@ def read_export(
             )
         task = str(key).strip()
         annotations = ls_task.get("annotations", [])
-        golden = _golden(data, annotations, stage, field, path, task)
+        golden = _golden(data, annotations, stage, field, path, task, form)
         page = data.get("page")
         for i, annotation in enumerate(annotations, start=1):
             if annotation.get("ground_truth"):
@@ -358,7 +374,7 @@ def read_export(
             label = None
             if not cancelled:
                 chosen = _choices(annotation, stage, field, path, task)
-                label = _label(chosen, stage, path, task, f"annotation {number}")
+                label = _label(chosen, stage, path, task, f"annotation {number}", form)
                 if page is not None:
                     group = (worker, str(page))
                     page_time[group] = page_time.get(group, 0.0) + _lead_time(
@@ -405,12 +421,13 @@ def _answer(label: Any, stage: int) -> list[str]:
     return [c for c in str(label).split("|") if c]
 
 
-def _golden_data(label: str, stage: int, field: str) -> dict[str, str]:
+def _golden_data(label: str, stage: int, field: str, form: Stage2Form | None) -> dict[str, str]:
     """``data.golden`` as our export writes it."""
     if stage == 1:
         return {field: _answer(label, 1)[0]}
     checked = set(_answer(label, 2))
-    return {f: str(f in checked).lower() for f in STAGE2_REQUIRED}
+    required = [f for f in _vocabulary(2, form) if f != NOT_SURE]
+    return {f: str(f in checked).lower() for f in required}
 
 
 def _lead_times(seconds: float, n: int) -> list[float | None]:
@@ -427,12 +444,15 @@ def write_export(
     stage: int,
     field: str = STAGE1_FIELD,
     users: Mapping[str, int] | None = None,
+    form: Stage2Form | None = None,
 ) -> None:
     """Write ``votes`` as a Label Studio JSON export that ``read_export`` reads back to the
     same answers, workers and page times: one task per vote row (a page is an assignment,
     numbered in order of appearance), controls with their ground truth, unanswered
     assignments as cancelled annotations. ``users``: worker -> Label Studio user id
-    (default: the workers in sorted order, from 2; 1 set the ground truth)."""
+    (default: the workers in sorted order, from 2; 1 set the ground truth). ``form``: the
+    stage-2 checkboxes."""
+    _vocabulary(stage, form)
     if users is None:
         users = {w: OWNER + 1 + i for i, w in enumerate(sorted(set(votes["worker"])))}
     pages = {a: i + 1 for i, a in enumerate(dict.fromkeys(votes["assignment"]))}
@@ -451,7 +471,7 @@ def write_export(
         }
         annotations = []
         if data["control"]:
-            data["golden"] = _golden_data(row["golden"], stage, field)
+            data["golden"] = _golden_data(row["golden"], stage, field, form)
             truth = _ground_truth(stage, field, _answer(row["golden"], stage))
             annotations.append({"id": next(ids), "completed_by": OWNER, **truth})
         answered = isinstance(row["label"], str)

@@ -48,6 +48,7 @@ from rucola.annotation.result import MergeResult, status_counts
 from rucola.annotation.votes import (
     ACCEPTABLE_LABEL,
     UNACCEPTABLE_LABEL,
+    Stage2Form,
 )
 from rucola.corpus import schema
 from rucola.io import write_parquet
@@ -113,11 +114,15 @@ def merge_votes(
     min_page_seconds: float | None,
     repeated_votes: RepeatedVotes = "error",
     pools: Pools | None = None,
+    form: Stage2Form | None = None,
 ) -> MergeResult:
     """Clean, aggregate stage 1, aggregate stage 2 over the stage-1 unacceptable tasks.
 
-    ``pools``: today's pool and every pool; without it every task is taken as it comes."""
+    ``pools``: today's pool and every pool; without it every task is taken as it comes.
+    ``form``: the stage-2 checkboxes (``corpus.categories``), which stage-2 votes need."""
     check_method(method)
+    if votes2 is not None and form is None:
+        raise ValueError("stage-2 votes need the stage-2 form")
     cleaning = {
         "min_control_accuracy": min_control_accuracy,
         "min_page_seconds": min_page_seconds,
@@ -138,7 +143,8 @@ def merge_votes(
         fate = cleaned2.votes["fate"]
         outside = (fate == USED) & ~cleaned2.votes["task"].isin(pool)
         cleaned2.votes.loc[outside, "fate"] = NOT_IN_STAGE2_POOL
-        stage2 = aggregate_stage2(cleaned2.used, min_votes)
+        assert form is not None
+        stage2 = aggregate_stage2(cleaned2.used, min_votes, form)
     final = combine(stage1, stage2)
     if outside1 is not None and outside1.any():
         # Answered on an earlier pool: kept on file, set aside while outside today's.
@@ -212,20 +218,21 @@ def merge_options(settings: Annotate) -> dict[str, Any]:
     }
 
 
-def run_merge(settings: Annotate, pools: Pools | None = None) -> dict[str, Any]:
+def run_merge(settings: Annotate, form: Stage2Form, pools: Pools | None = None) -> dict[str, Any]:
     """Read the answers ``settings`` name, merge them, then write everything at once (the
     annotated table ``out``, the ``report``, ``workers``, the agreement ``plot`` and
     ``plot_png``, the kept votes ``votes_out``); returns the report.
 
     Params that name no answers at all give an empty round (no rows, a report that says
-    so); a file or folder that is named but holds no answer is an error. ``pools``: today's
-    pool and every pool the answers are checked against (``annotation.pools``)."""
+    so); a file or folder that is named but holds no answer is an error. ``form``: the
+    stage-2 checkboxes (``corpus.categories``); ``pools``: today's pool and every pool the
+    answers are checked against (``annotation.pools``)."""
     votes1 = read_stage1(
         settings.stage1, settings.votes, settings.output_field, columns=settings.vote_columns
     )
-    votes2 = read_stage2(settings.stage2) if settings.stage2 else None
+    votes2 = read_stage2(settings.stage2, form) if settings.stage2 else None
     result = merge_votes(
-        votes1, votes2, method=settings.method, pools=pools, **merge_options(settings)
+        votes1, votes2, method=settings.method, pools=pools, form=form, **merge_options(settings)
     )
     data = build_report(result, settings)
     data["pools"] = pools.report() if pools is not None else {"checked": False}

@@ -24,11 +24,11 @@ import pandas as pd
 from rucola.annotation import label_studio as ls
 from rucola.annotation import toloka as tl
 from rucola.annotation.aggregate import METHODS
-from rucola.annotation.categories import ERROR_TYPES
 from rucola.annotation.merge import merge_options, merge_votes
 from rucola.annotation.result import MergeResult
 from rucola.annotation.votes import (
     STAGE1_FIELD,
+    Stage2Form,
     has_suffix,
     stage1_from_toloka,
     stage2_from_toloka,
@@ -42,13 +42,13 @@ if TYPE_CHECKING:
 
 __all__ = ["Plan", "Simulation", "WorkerModel", "evaluate", "read_truth", "run_simulation"]
 
-TYPES_BY_NAME = {v.lower(): v for v in ERROR_TYPES.values()}
 # The answers file of each stage, per answer format (``annotate.simulate.format``).
 FORMATS: dict[AnswerFormat, str] = {"toloka": "results.tsv", "label_studio": "results.json"}
 
 
-def read_truth(path: str | Path) -> pd.DataFrame:
-    """Known labels: ``id, sentence, label, error_type`` (parquet, CSV or TSV).
+def read_truth(path: str | Path, form: Stage2Form) -> pd.DataFrame:
+    """Known labels: ``id, sentence, label, error_type`` (parquet, CSV or TSV), an
+    unacceptable row's ``error_type`` a category of the stage-2 ``form``.
 
     The published RuCoLA CSVs work as they are (``acceptable`` for ``label``, ``0`` as the
     error type of acceptable rows); ``candidate_id`` may stand for ``id``.
@@ -78,14 +78,15 @@ def read_truth(path: str | Path) -> pd.DataFrame:
             None if pd.isna(error_type) or str(error_type) in ("", "0") else str(error_type)
         )
         if label == "0":
-            if error_type is None or error_type.lower() not in TYPES_BY_NAME:
+            canonical = None if error_type is None else form.error_type(error_type)
+            if canonical is None:
                 raise RucolaError(
                     f"unacceptable row needs an error_type, not {row['error_type']!r}",
                     path,
                     line,
-                    hint=f"one of {', '.join(TYPES_BY_NAME.values())}",
+                    hint=f"one of {', '.join(form.error_types)}",
                 )
-            error_type = TYPES_BY_NAME[error_type.lower()]
+            error_type = canonical
         else:
             error_type = None
         rows.append((str(row["id"]), str(row["sentence"]), int(label), error_type))
@@ -128,6 +129,7 @@ class Simulation:
     budget: dict[str, Any]
     votes1: pd.DataFrame  # the same answers as votes (``votes.VOTE_COLUMNS``)
     votes2: pd.DataFrame
+    form: Stage2Form  # the stage-2 checkboxes
 
 
 def simulate(
@@ -137,10 +139,11 @@ def simulate(
     settings: Annotate,
     *,
     seed: int,
+    form: Stage2Form,
     methods: Sequence[str] = METHODS,
 ) -> Simulation:
-    """Both stages, then the merge with each method (the other merge params of
-    ``settings``), scored against the truth."""
+    """Both stages (stage 2 in the checkboxes of ``form``), then the merge with each method
+    (the other merge params of ``settings``), scored against the truth."""
     options = merge_options(settings)
     clash = sorted(set(truth["id"]) & set(controls["id"]))
     if clash:
@@ -149,12 +152,13 @@ def simulate(
     votes1 = stage1_from_toloka(stage1.assign(**{tl.LINE: np.arange(len(stage1)) + 2}), "<stage1>")
     first = merge_votes(votes1, None, method="majority", **options)
     pool = first.tasks.loc[first.tasks["stage1_label"] == 0, "id"].tolist()
-    stage2 = simulate_stage2(truth, pool, controls, plan, seed)
-    votes2 = stage2_from_toloka(stage2.assign(**{tl.LINE: np.arange(len(stage2)) + 2}), "<stage2>")
+    stage2 = simulate_stage2(truth, pool, controls, plan, seed, form)
+    lines2 = stage2.assign(**{tl.LINE: np.arange(len(stage2)) + 2})
+    votes2 = stage2_from_toloka(lines2, "<stage2>", form)
     results = {}
     table = []
     for method in methods:
-        result = merge_votes(votes1, votes2, method=method, **options)
+        result = merge_votes(votes1, votes2, method=method, form=form, **options)
         results[method] = result
         table.append({"method": method, **evaluate(result.tasks, truth)})
     answered1 = stage1[(stage1[tl.STATUS] != "EXPIRED") & (stage1[tl.golden(STAGE1_FIELD)] == "")]
@@ -170,7 +174,7 @@ def simulate(
             "answers": int(len(stage2)),
         },
     }
-    return Simulation(stage1, stage2, results, table, budget, votes1, votes2)
+    return Simulation(stage1, stage2, results, table, budget, votes1, votes2, form)
 
 
 def plan_from_settings(settings: Annotate, simulation: Simulate) -> Plan:
@@ -227,23 +231,26 @@ def write_results(sim: Simulation, out_dir: Path, fmt: AnswerFormat = "toloka") 
         if fmt == "toloka":
             tl.write_toloka(frame, path)
         else:
-            ls.write_export(votes, path, stage, STAGE1_FIELD, users)
+            ls.write_export(votes, path, stage, STAGE1_FIELD, users, sim.form)
         files.append(str(path))
     return files
 
 
-def run_simulation(settings: Annotate, controls: pd.DataFrame) -> dict[str, Any]:
-    """Simulate ``settings.simulate`` (seeded with ``settings.seed``), score every method,
-    write the results (optional, in ``format``) and the report."""
+def run_simulation(settings: Annotate, controls: pd.DataFrame, form: Stage2Form) -> dict[str, Any]:
+    """Simulate ``settings.simulate`` (seeded with ``settings.seed``; stage 2 in the
+    checkboxes of ``form``), score every method, write the results (optional, in
+    ``format``) and the report."""
     from rucola.io import write_json
 
     simulation = settings.simulate
     if simulation.truth is None:
         raise RucolaError("no truth table", hint="pass --truth FILE or set annotate.simulate.truth")
-    truth = read_truth(simulation.truth)
+    truth = read_truth(simulation.truth, form)
     plan = plan_from_settings(settings, simulation)
     seed = settings.seed
-    sim = simulate(truth, controls, plan, settings, seed=seed, methods=simulation.methods)
+    sim = simulate(
+        truth, controls, plan, settings, seed=seed, form=form, methods=simulation.methods
+    )
     files = []
     if simulation.out_dir:
         files = write_results(sim, Path(simulation.out_dir), simulation.format)

@@ -8,9 +8,9 @@ Labels are strings in one vocabulary per stage, so that cleaning and control acc
 compare ``label`` with ``golden`` without knowing the stage:
 
 - stage 1: ``"1"`` acceptable, ``"0"`` unacceptable, ``"not_sure"``;
-- stage 2: the checked categories joined by ``|`` in a fixed order (``"syntax"``,
-  ``"morphology|semantics"``), ``"no_violation"``, ``"not_sure"``, or ``""`` (nothing
-  checked).
+- stage 2: the checked categories joined by ``|`` in the order of the form
+  (:class:`Stage2Form`: ``"syntax"``, ``"morphology|semantics"``), ``"no_violation"``,
+  ``"not_sure"``, or ``""`` (nothing checked).
 
 Malformed input (missing columns, an unknown answer, a duplicated assignment id) fails here
 with the file and line, before anything is counted. A worker answering one task twice is
@@ -21,13 +21,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from rucola.annotation import toloka as tl
 from rucola.errors import RucolaError
+from rucola.settings import OUT_OF_DOMAIN
+
+if TYPE_CHECKING:
+    from rucola.settings import Categories
 
 NOT_SURE = "not_sure"
 ACCEPTABLE_LABEL = "1"
@@ -44,10 +50,8 @@ LONG_STAGE1 = {
     NOT_SURE: NOT_SURE,
 }
 
-CATEGORIES = ["morphology", "syntax", "semantics", "hallucination", "other"]
+OTHER = "other"  # a violation no category names: the sentence is set aside
 NO_VIOLATION = "no_violation"
-STAGE2_FIELDS = [*CATEGORIES, NO_VIOLATION, NOT_SURE]
-STAGE2_REQUIRED = [*CATEGORIES, NO_VIOLATION]  # not_sure may be left out of a form
 BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "": False}
 
 VOTE_COLUMNS = [
@@ -65,6 +69,40 @@ VOTE_COLUMNS = [
     "line",
     "origin",
 ]
+
+
+@dataclass(frozen=True)
+class Stage2Form:
+    """The answers of stage 2 ("what is wrong with the sentence?"): one checkbox per
+    category of the rows a crowd labels, the out-of-domain candidates
+    (``corpus.categories.out_of_domain``, in lower case and in its order), then ``other``,
+    ``no_violation`` and ``not_sure`` (which a form may leave out)."""
+
+    error_types: tuple[str, ...]  # the categories as the corpus writes them (``Syntax``)
+
+    @classmethod
+    def of(cls, categories: Categories) -> Stage2Form:
+        return cls(tuple(categories.of(OUT_OF_DOMAIN)))
+
+    @property
+    def categories(self) -> list[str]:
+        """The checkboxes that name a violation: the categories, then ``other``."""
+        return [*(t.lower() for t in self.error_types), OTHER]
+
+    @property
+    def required(self) -> list[str]:
+        """The checkboxes every form has."""
+        return [*self.categories, NO_VIOLATION]
+
+    @property
+    def fields(self) -> list[str]:
+        """Every checkbox, in the order a vote's label joins them."""
+        return [*self.required, NOT_SURE]
+
+    def error_type(self, name: str) -> str | None:
+        """The category a checkbox or a control names (any case), as the corpus writes
+        it; None for a name that is no category."""
+        return {t.lower(): t for t in self.error_types}.get(name.strip().lower())
 
 
 def normalise_token(value: str) -> str:
@@ -287,14 +325,14 @@ def _stage2_label(
     return "|".join(checked)
 
 
-def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
-    """Stage-2 votes: one ``true``/``false`` ``OUTPUT:`` column per category."""
+def stage2_from_toloka(frame: pd.DataFrame, path: str | Path, form: Stage2Form) -> pd.DataFrame:
+    """Stage-2 votes: one ``true``/``false`` ``OUTPUT:`` column per checkbox of ``form``."""
     task = _require_input_id(frame, path)
     tl.require_columns(
         frame,
         [
             task,
-            *(tl.output(f) for f in STAGE2_REQUIRED),
+            *(tl.output(f) for f in form.required),
             tl.ASSIGNMENT_ID,
             tl.WORKER_ID,
             tl.STATUS,
@@ -302,8 +340,8 @@ def stage2_from_toloka(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
         ],
         path,
     )
-    fields = [f for f in STAGE2_FIELDS if tl.output(f) in frame.columns]
-    gold_fields = [f for f in STAGE2_FIELDS if tl.golden(f) in frame.columns]
+    fields = [f for f in form.fields if tl.output(f) in frame.columns]
+    gold_fields = [f for f in form.fields if tl.golden(f) in frame.columns]
     answered = frame[tl.STATUS].str.strip().str.upper().isin(tl.ANSWERED_STATUSES)
     labels: list[str | None] = []
     goldens: list[str | None] = []

@@ -11,6 +11,7 @@ layout, as a platform would give them.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,16 +22,9 @@ import pandas as pd
 
 from rucola.annotation import toloka as tl
 from rucola.annotation.export import make_pages, stage_controls
-from rucola.annotation.votes import (
-    CATEGORIES,
-    NO_VIOLATION,
-    NOT_SURE,
-    STAGE1_FIELD,
-    STAGE2_FIELDS,
-)
+from rucola.annotation.votes import NO_VIOLATION, NOT_SURE, STAGE1_FIELD, Stage2Form
 from rucola.io import stable_hash
 
-STAGE2_CHOICES = [*CATEGORIES, NO_VIOLATION]
 START = pd.Timestamp("2024-01-01T09:00:00")
 
 
@@ -200,12 +194,14 @@ def _stage1_answer(rng: np.random.Generator, spammer: bool, accuracy: float, rig
     return "no" if right == "yes" else "yes"
 
 
-def _stage2_answer(rng: np.random.Generator, spammer: bool, accuracy: float, right: str) -> str:
+def _stage2_answer(
+    rng: np.random.Generator, spammer: bool, accuracy: float, right: str, *, choices: list[str]
+) -> str:
     if spammer:
-        return STAGE2_CHOICES[int(rng.integers(0, len(STAGE2_CHOICES)))]
+        return choices[int(rng.integers(0, len(choices)))]
     if rng.random() < accuracy:
         return right
-    wrong = [c for c in STAGE2_CHOICES if c != right]
+    wrong = [c for c in choices if c != right]
     return wrong[int(rng.integers(0, len(wrong)))]
 
 
@@ -213,8 +209,17 @@ def _timestamp(value: pd.Timestamp) -> str:
     return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}"
 
 
-def _frame(rows: list[dict[str, Any]], stage: int, control_golden: dict[str, str]) -> pd.DataFrame:
-    """Simulated answers in the Toloka result layout."""
+def _frame(
+    rows: list[dict[str, Any]],
+    stage: int,
+    control_golden: dict[str, str],
+    form: Stage2Form | None = None,
+) -> pd.DataFrame:
+    """Simulated answers in the Toloka result layout (stage 2: the checkboxes of ``form``)."""
+    if stage == 2 and form is None:
+        raise ValueError("stage 2 needs its form")
+    stage2 = form.fields if form is not None else []
+    stage2_golden = form.required if form is not None else []
     records = []
     for row in rows:
         record = {tl.INPUT_ID: row["task"], tl.INPUT_SENTENCE: row["sentence"]}
@@ -225,10 +230,10 @@ def _frame(rows: list[dict[str, Any]], stage: int, control_golden: dict[str, str
             )
         else:
             checked = set(row["answer"].split("|")) if row["answer"] else set()
-            for f in STAGE2_FIELDS:
+            for f in stage2:
                 record[tl.output(f)] = "" if not row["answer"] else str(f in checked).lower()
             gold = control_golden.get(row["task"], "") if row["control"] else ""
-            for f in STAGE2_FIELDS[:-1]:
+            for f in stage2_golden:
                 record[tl.golden(f)] = str(f == gold).lower() if gold else ""
         record[tl.HINT_TEXT] = ""
         record[tl.TASK_ID] = stable_hash(str(stage), row["task"])
@@ -241,7 +246,7 @@ def _frame(rows: list[dict[str, Any]], stage: int, control_golden: dict[str, str
     fields = (
         [tl.output(STAGE1_FIELD), tl.golden(STAGE1_FIELD)]
         if stage == 1
-        else [*(tl.output(f) for f in STAGE2_FIELDS), *(tl.golden(f) for f in STAGE2_FIELDS[:-1])]
+        else [*(tl.output(f) for f in stage2), *(tl.golden(f) for f in stage2_golden)]
     )
     columns = [
         tl.INPUT_ID,
@@ -282,9 +287,15 @@ def simulate_stage1(
 
 
 def simulate_stage2(
-    truth: pd.DataFrame, pool: Sequence[str], controls: pd.DataFrame, plan: Plan, seed: int
+    truth: pd.DataFrame,
+    pool: Sequence[str],
+    controls: pd.DataFrame,
+    plan: Plan,
+    seed: int,
+    form: Stage2Form,
 ) -> pd.DataFrame:
-    """Stage-2 answers for the ``pool`` ids (the true answer of an acceptable one: none)."""
+    """Stage-2 answers for the ``pool`` ids (the true answer of an acceptable one: none),
+    in the checkboxes of ``form``."""
     rng = np.random.default_rng([int(seed), 2])
     workers = draw_workers(plan.stage2, rng, "w2-")
     usable = stage_controls(controls, 2)
@@ -303,7 +314,7 @@ def simulate_stage2(
         workers=workers,
         model=plan.stage2,
         plan=plan,
-        answer=_stage2_answer,
+        answer=functools.partial(_stage2_answer, choices=form.required),
         rng=rng,
     )
-    return _frame(rows, 2, control_truth)
+    return _frame(rows, 2, control_truth, form)

@@ -82,7 +82,7 @@ def bench_filter(tmp: Path) -> None:
     from rucola.corpus.extract import extract
     from rucola.corpus.filters.stage import run_filter
     from rucola.corpus.measure import measure
-    from rucola.settings import Extract, ExtractSource, Filter, Frequency
+    from rucola.settings import Categories, Extract, ExtractSource, Filter, Frequency
 
     settings = Extract(
         out=str(tmp / "x.parquet"),
@@ -95,7 +95,7 @@ def bench_filter(tmp: Path) -> None:
         for f in ("in_domain_train.csv", "in_domain_dev.csv")
     ]
     start = time.perf_counter()
-    summary = extract(settings, sources)
+    summary = extract(settings, Categories(), sources)
     extract_s = time.perf_counter() - start
     n = summary["kept"]
     for source in ("rnc", "wordfreq"):
@@ -283,7 +283,7 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
     import resource
 
     from rucola.corpus.extract import extract
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
     settings = Extract(
         out=str(tmp / "l.parquet"),
@@ -297,7 +297,7 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
         corpora.append(("RUCOLA_M2_CORPUS", Path(os.environ["RUCOLA_M2_CORPUS"])))
     for name, path in corpora:
         start = time.perf_counter()
-        summary = extract(settings, [ExtractSource(path=str(path), type="m2")])
+        summary = extract(settings, Categories(), [ExtractSource(path=str(path), type="m2")])
         seconds = time.perf_counter() - start
         learner = summary["learner"]
         print(

@@ -10,8 +10,8 @@ an optional ``old``:
   (``corpus.pin.id_scope``: the domain is part of it in train and validation, not in test);
   the row must carry a published identity in this build (``pinned_split``: kept by its own
   or matched by ``split.pin``). A row new in this build is fixed in its source instead.
-- ``field``: ``label`` (``new`` 0 or 1), ``error_type`` (a category of
-  ``validate.error_types``, empty for none), ``sentence`` (the corrected text) or ``remove``
+- ``field``: ``label`` (``new`` 0 or 1), ``error_type`` (a category the row's domain
+  allows, ``corpus.categories``; empty for none), ``sentence`` (the corrected text) or ``remove``
   (``new`` empty). ``reason`` is required; ``old``, when not empty, must equal the value the
   build holds (else "stale erratum").
 
@@ -33,7 +33,7 @@ import json
 import subprocess
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,7 +49,7 @@ from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
 
 if TYPE_CHECKING:
-    from rucola.settings import Params
+    from rucola.settings import Categories, Params
 
 COLUMNS = ["split", "domain", "id", "field", "new", "reason"]
 OPTIONAL = ["old"]
@@ -63,20 +63,21 @@ Identity = tuple[str, str, int]  # (split, id scope, id), as corpus.pin matches 
 
 @dataclass(frozen=True)
 class ErrataOptions:
-    """What applying errata needs of the params: the files (``extract.errata``), whether
-    text is normalised (``extract.normalize``, so a corrected sentence is stored as the
-    others are) and the categories a row may take (``validate.error_types``)."""
+    """What applying errata needs of the params: the categories a row of each domain may
+    take (``corpus.categories``), the files (``extract.errata``) and whether text is
+    normalised (``extract.normalize``, so a corrected sentence is stored as the others
+    are)."""
 
+    categories: Categories
     paths: tuple[str, ...] = ()
     normalize: bool = True
-    error_types: tuple[str, ...] = tuple(schema.ALL_ERROR_TYPES)
 
     @classmethod
     def from_params(cls, params: Params) -> ErrataOptions:
         return cls(
+            categories=params.corpus.categories,
             paths=tuple(params.extract.errata),
             normalize=params.extract.normalize,
-            error_types=tuple(params.validate.error_types),
         )
 
 
@@ -202,12 +203,13 @@ def _parse_new(
             raise RucolaError(f"label must be 0 or 1, not {value!r}", path, line)
         return int(value)
     if name == ERROR_TYPE:
-        if value and value not in options.error_types:
+        known = options.categories.all()
+        if value and value not in known:
             raise RucolaError(
                 f"unknown category {value!r}",
                 path,
                 line,
-                hint=f"use one of {', '.join(options.error_types)} (validate.error_types), "
+                hint=f"use one of {', '.join(known)} (corpus.categories), "
                 "or leave 'new' empty for none",
             )
         return value or None
@@ -446,10 +448,16 @@ def _check(
             f"a category for {erratum.row}, whose label {becomes}",
             hint="acceptable rows have no error_type",
         )
+    allowed = options.categories.of(row_domain) if row_domain else options.categories.all()
     if name == ERROR_TYPE and erratum.new is None and label == schema.UNACCEPTABLE:
         raise erratum.error(
             f"{erratum.row} is unacceptable and needs a category",
-            hint=f"give one of {', '.join(options.error_types)}",
+            hint=f"give one of {', '.join(allowed)}",
+        )
+    if name == ERROR_TYPE and erratum.new is not None and erratum.new not in allowed:
+        raise erratum.error(
+            f"{erratum.new} is no category of {row_domain} rows (corpus.categories)",
+            hint=f"give one of {', '.join(allowed)}",
         )
 
 
@@ -464,17 +472,21 @@ def _entry(erratum: Erratum, name: str, old: Any, new: Any) -> dict[str, Any]:
 
 
 def apply_errata(
-    frame: pd.DataFrame, errata: list[Erratum], named: set[Identity], options: ErrataOptions
+    frame: pd.DataFrame,
+    errata: list[Erratum],
+    named: set[Identity],
+    options: ErrataOptions | None,
 ) -> Applied:
     """``frame`` (the split rows, with ``split``, ``id`` and ``pinned_split``) corrected.
 
     ``named`` is every identity the pins name: a row named there but missing from the data
-    was set aside before the split. Every check runs before the first change.
+    was set aside before the split. Every check runs before the first change. ``options``
+    (what read the errata) is None only when there are none.
     """
     frame = frame.copy()
     frame[REVIEW] = pd.Series([None] * len(frame), index=frame.index, dtype=object)
-    if not errata:
-        return Applied(frame, frame.iloc[0:0], [], report(errata, options))
+    if not errata or options is None:
+        return Applied(frame, frame.iloc[0:0], [], report([], options.paths if options else ()))
     index: dict[Identity, int] = {}
     for position, key in enumerate(zip(frame["split"], frame["domain"], frame["id"], strict=True)):
         index.setdefault((key[0], id_scope(key[0], key[1]), int(key[2])), position)
@@ -521,11 +533,14 @@ def apply_errata(
         gone["published_id"], gone["published_split"] = gone["id"], gone["split"]
     kept = frame.drop(index=frame.index[order]).reset_index(drop=True)
     return Applied(
-        kept, gone.drop(columns=[REVIEW]), [removed[p] for p in order], report(errata, options)
+        kept,
+        gone.drop(columns=[REVIEW]),
+        [removed[p] for p in order],
+        report(errata, options.paths),
     )
 
 
-def report(errata: list[Erratum], options: ErrataOptions) -> dict[str, Any]:
+def report(errata: list[Erratum], paths: Sequence[str]) -> dict[str, Any]:
     """The split report's ``errata`` section (public, in git): per split and field for
     train and validation; for test only how many rows errata touched, since a count of
     relabelled test rows would say something of the hidden labels."""
@@ -533,7 +548,7 @@ def report(errata: list[Erratum], options: ErrataOptions) -> dict[str, Any]:
     for erratum in errata:
         counts[erratum.split][erratum.field] += 1
     test_rows = len({e.identity for e in errata if e.split == "test"})
-    out: dict[str, Any] = {"files": [str(p) for p in options.paths], "errata": len(errata)}
+    out: dict[str, Any] = {"files": [str(p) for p in paths], "errata": len(errata)}
     for split in schema.SPLITS[:2]:
         out[split] = {name: counts[split][name] for name in FIELDS}
     out["test"] = {"rows": test_rows}

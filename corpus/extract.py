@@ -53,7 +53,7 @@ from rucola.rules import first_reason
 from rucola.stage import StageRun
 
 if TYPE_CHECKING:
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
 
 @dataclass
@@ -99,16 +99,17 @@ class _Collector:
         label: int | None,
         group: str,
         corrections: list[str],
-        require_error_type: bool,
+        required: Sequence[str] | None,
     ) -> None:
         """A variant every rule kept: a row of the base schema (its source line aside, in
-        case de-duplication sets it aside after all)."""
+        case de-duplication sets it aside after all). ``required``: the categories its
+        domain allows when an unacceptable row needs one (``extract.require_error_type``)."""
         example, error_type = variant.example, variant.error_type
-        if label == schema.UNACCEPTABLE and error_type is None and require_error_type:
+        if label == schema.UNACCEPTABLE and error_type is None and required is not None:
             raise RucolaError(
                 "unacceptable example without error_type",
                 *_where(example.origin),
-                hint="give error_type (Morphology, Syntax, Semantics) or "
+                hint=f"give error_type ({', '.join(required)}) or "
                 "set extract.require_error_type: false",
             )
         self.rows.append(
@@ -140,10 +141,10 @@ class Extractor:
     """Interprets marks, expands alternations and validates categories for one run; the
     keep-or-reason checks are the ordered rules of ``corpus.extract_rules``."""
 
-    def __init__(self, settings: Extract) -> None:
+    def __init__(self, settings: Extract, categories: Categories) -> None:
         self.settings = settings
+        self.categories = categories
         self.marks = MarkMap.from_params(settings.marks)
-        self.error_types = {t.lower(): t for t in settings.error_types}
         self.example_rules = EXAMPLE_RULES
         self.text_rules = [EmptyText()]
         self.variant_rules = variant_rules(keep_artefacts=settings.artefacts == "keep")
@@ -153,12 +154,18 @@ class Extractor:
         """Every variant with extraction artefacts, kept or set aside (for the report)."""
         return next(r.found for r in self.variant_rules if isinstance(r, Artefacts))
 
+    def allowed(self, domain: str | None) -> list[str]:
+        """The categories a row of ``domain`` may have (``corpus.categories``); a row
+        without a domain (an unlabelled published test row), those every domain allows."""
+        if domain is None:
+            lists = [self.categories.of(d) for d in schema.DOMAINS]
+            return [c for c in lists[0] if all(c in other for other in lists[1:])]
+        return list(self.categories.of(domain))
+
     def _error_type(self, example: RawExample) -> str | None:
         if example.error_type is None:
             return None
-        allowed = dict(self.error_types)
-        if example.domain == schema.OUT_OF_DOMAIN:
-            allowed["hallucination"] = "Hallucination"
+        allowed = {t.lower(): t for t in self.allowed(example.domain)}
         canonical = allowed.get(example.error_type.strip().lower())
         if canonical is None:
             raise RucolaError(
@@ -264,7 +271,8 @@ class Extractor:
                 sentence = variant.sentence if rule.records_text else None
                 out.reject(example, reason.reason, sentence, reason.detail, variant.mark, label)
                 continue
-            out.keep(variant, label, group, corrections, self.settings.require_error_type)
+            required = self.allowed(example.domain) if self.settings.require_error_type else None
+            out.keep(variant, label, group, corrections, required)
 
 
 def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
@@ -334,14 +342,17 @@ def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return stats
 
 
-def extract(settings: Extract, sources: Sequence[ExtractSource] | None = None) -> dict[str, Any]:
+def extract(
+    settings: Extract, categories: Categories, sources: Sequence[ExtractSource] | None = None
+) -> dict[str, Any]:
     """Run the stage on ``sources`` (default: ``extract.sources``), writing
-    ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report."""
+    ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report.
+    ``categories``: ``corpus.categories``, what each domain's unacceptable rows may have."""
     sources = settings.sources if sources is None else sources
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
-    extractor = Extractor(settings)
-    readers = Readers(settings)
+    extractor = Extractor(settings, categories)
+    readers = Readers(settings, categories)
     collector = _Collector()
     files_read: list[str] = []
     with StageRun(

@@ -5,7 +5,7 @@ the sentence with only the edits that do not bear on acceptability applied (spel
 punctuation, letter case, style: ``extract.m2.ignore``) is **unacceptable**. The two differ
 exactly in the grammatical edits, and the unacceptable row's ``error_type`` is the category
 most of those edits map to (``extract.m2.categories``; ties go to the earlier category of
-``extract.error_types``, and are counted). A sentence without a grammatical edit gives one
+``corpus.categories.learner``, and are counted). A sentence without a grammatical edit gives one
 acceptable row, and so does one whose grammatical edits leave the printed text unchanged
 (a token corrected to itself): such a pair would be one text with both labels. Rows of
 several annotators that are the same text with the same label are one row; a text that one
@@ -138,6 +138,7 @@ class MinimalPairs:
     report."""
 
     def __init__(self, settings: ExtractM2, error_types: Sequence[str]):
+        """``error_types``: the learner rows' categories (``corpus.categories.learner``)."""
         self.types = EditTypes(settings.categories, settings.ignore, error_types)
         self.order = {name: i for i, name in enumerate(error_types)}  # breaks ties
         self.reject_unknown = settings.unknown_type == "reject"

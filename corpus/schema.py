@@ -8,28 +8,27 @@ errata applied to the row).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import get_args
 
 import pyarrow as pa
 
-from rucola.settings import Domain
+# The domains are the settings' (``rucola.settings.types``: one list, in its order; the
+# stages name them from here); the categories of unacceptable rows are params
+# (``corpus.categories``, one list per domain).
+from rucola.settings import DOMAINS as _DOMAINS
+from rucola.settings import IN_DOMAIN as IN_DOMAIN
+from rucola.settings import LEARNER as LEARNER
+from rucola.settings import OUT_OF_DOMAIN as OUT_OF_DOMAIN
 
 ACCEPTABLE = 1
 UNACCEPTABLE = 0
 LABEL_NAMES = ["unacceptable", "acceptable"]
 
-IN_DOMAIN = "in_domain"
-OUT_OF_DOMAIN = "out_of_domain"
-LEARNER = "learner"  # minimal pairs from learner corpora's error annotations (M2)
+DOMAINS: list[str] = list(_DOMAINS)
 RUCOLA_DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]  # the published corpus and its CSV layout
-DOMAINS: list[str] = list(get_args(Domain))  # the schema's, in its order
 
 SPLITS = ["train", "validation", "test"]
 SPLIT_INDEX = {name: i for i, name in enumerate(SPLITS)}  # the order files and rows follow
 UNLABELLED = -1  # a published test row whose gold the maintainer does not hold
-
-IN_DOMAIN_ERROR_TYPES = ["Morphology", "Syntax", "Semantics"]
-ALL_ERROR_TYPES = [*IN_DOMAIN_ERROR_TYPES, "Hallucination"]
 
 BASE_SCHEMA = pa.schema(
     [

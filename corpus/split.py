@@ -61,7 +61,7 @@ from rucola.corpus.pin import (
 )
 from rucola.errors import RucolaError
 from rucola.io import stable_hash, table_from_frame
-from rucola.settings import Split, SplitRatios
+from rucola.settings import Split
 from rucola.stage import StageRun, read_frame
 
 # What the split reads of a row (the base schema's columns it sorts and stratifies by).
@@ -77,9 +77,9 @@ REJECTED_SCHEMA = schema.set_aside_schema(schema.SPLIT_ROW_SCHEMA)
 def _ratios(settings: Split, domain: str) -> list[float]:
     """The domain's train / validation / test ratios (the schema checked that they add
     up to 1), as floats so the report reads the same whatever the params file wrote."""
-    if domain not in SplitRatios.model_fields:
+    if domain not in schema.DOMAINS:
         raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
-    return [float(r) for r in getattr(settings.ratios, domain)]
+    return [float(r) for r in settings.ratios.of(domain)]
 
 
 def assign_splits(frame: pd.DataFrame, ratios: list[float], seed: int) -> pd.Series:
@@ -341,7 +341,7 @@ def public_report(report: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]
     not change."""
     test = frame[frame["split"] == "test"]
     # the release's configs (``rucola.release.public.test_config``): learner or default
-    configs = test["domain"].map(lambda d: "learner" if d == schema.LEARNER else "default")
+    configs = test["domain"].map(lambda d: schema.LEARNER if d == schema.LEARNER else "default")
     configs = configs.value_counts()
     domains = {
         domain: {"splits": {s: _open_split(info["splits"][s]) for s in OPEN_SPLITS}}
@@ -418,9 +418,8 @@ def run_split(
     applying it needs) removes it; those rows go to ``split.rejected`` (reason
     ``erratum``, the erratum's reason as the detail). The errata files are read and checked
     first, and every erratum is checked against the rows before any is applied: a bad one
-    is one line naming its file and line, and nothing is written."""
-    options = errata if errata is not None else ErrataOptions()
-    corrections = read_errata(options)
+    is one line naming its file and line, and nothing is written. No ``errata``: none."""
+    corrections = read_errata(errata) if errata is not None else []
     with StageRun(
         "split",
         report=settings.report,
@@ -432,7 +431,7 @@ def run_split(
     ) as run:
         frame = read_frame(source, hint="run 'rucola filter' first", types=TYPES)
         run.count_read(len(frame))
-        applied, full = _split(frame, settings, Path(source), corrections, options)
+        applied, full = _split(frame, settings, Path(source), corrections, errata)
         run.set_aside(applied.removed, REASON, applied.details)
         _length_plot(applied.frame, run.path(settings.plot), run.path(settings.plot_png))
         public = public_report(full, applied.frame)
@@ -507,7 +506,7 @@ def _split(
     frame = frame.sort_values(["_split", "_scope", "id", "sentence"], kind="stable")
     frame = frame.drop(columns=["_split", "_scope", "pinned_id"]).reset_index(drop=True)
     # errata last: the rows they name have their published place and id already
-    applied = apply_errata(frame, errata or [], named, options or ErrataOptions())
+    applied = apply_errata(frame, errata or [], named, options)
     frame = applied.frame
     new = new_rows(frame)
     straddling = _straddling(frame)

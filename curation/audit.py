@@ -85,7 +85,7 @@ def audit_rows(rows: pd.DataFrame, settings: Audit, params: Params) -> tuple[pa.
         )
     if CATEGORY_MISMATCH in kinds:
         findings[CATEGORY_MISMATCH], scored[CATEGORY_MISMATCH] = category_mismatches(
-            rows, settings.likely_label_error, params.validate.error_types
+            rows, settings.likely_label_error, params.corpus.categories
         )
     queue = build_queue(rows, findings)
     return queue, _report(len(rows), queue, kinds, scored, settings)

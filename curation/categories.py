@@ -4,8 +4,9 @@ classifier finds unlikely.
 Rules (score 1.0: always wrong, whatever a model thinks), the ones validation enforces,
 so a corpus built with ``validate.exempt_published`` or read from elsewhere shows them
 row by row: an acceptable row with a category, an unacceptable row without one, an
-unlabelled row with one, a category not in ``validate.error_types``, and
-``Hallucination`` (a generator's invention) outside the out-of-domain rows.
+unlabelled row with one, a category in no domain's list of ``corpus.categories``, and a
+category outside the domains whose lists hold it (RuCoLA's Hallucination, a generator's
+invention: outside the out-of-domain rows).
 
 Classifier: per domain, over the unacceptable rows, a cross-validated multiclass TF-IDF
 logistic regression (the folds, seed and C of ``audit.likely_label_error``) over the
@@ -18,22 +19,19 @@ the corpus gives to sentences like them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 
 from rucola.corpus import schema
 from rucola.curation.label_errors import confident_learning, out_of_fold, trainable
 from rucola.curation.queue import findings_frame
-from rucola.settings import LabelErrors
-
-HALLUCINATION = "Hallucination"  # validation's name for it (rucola.validation.suite)
+from rucola.settings import Categories, LabelErrors
 
 
-def rule_findings(rows: pd.DataFrame, error_types: Sequence[str]) -> dict[int, list[str]]:
-    """Row position -> what each rule says is wrong with its category."""
-    allowed = set(error_types)
+def rule_findings(rows: pd.DataFrame, categories: Categories) -> dict[int, list[str]]:
+    """Row position -> what each rule says is wrong with its category (``categories``:
+    ``corpus.categories``)."""
+    allowed = set(categories.all())
     found: dict[int, list[str]] = {}
     for position, (label, category, domain) in enumerate(
         zip(rows["label"], rows["error_type"], rows["domain"], strict=True)
@@ -47,21 +45,26 @@ def rule_findings(rows: pd.DataFrame, error_types: Sequence[str]) -> dict[int, l
         elif label == schema.UNLABELLED and has:
             why.append(f"unlabelled but has the category {category}")
         if has and category not in allowed:
-            why.append(f"{category} is not one of validate.error_types")
-        if has and category == HALLUCINATION and domain != schema.OUT_OF_DOMAIN:
-            why.append(f"{HALLUCINATION} outside {schema.OUT_OF_DOMAIN}")
+            why.append(f"{category} is not one of corpus.categories")
+        elif has and isinstance(domain, str) and category not in _allowed_in(categories, domain):
+            why.append(f"{category} outside {', '.join(categories.domains_with(category))}")
         if why:
             found[position] = why
     return found
 
 
+def _allowed_in(categories: Categories, domain: str) -> list[str]:
+    """The categories of ``domain``; none for a name that is no domain."""
+    return categories.of(domain) if domain in schema.DOMAINS else []
+
+
 def classifier_findings(
-    rows: pd.DataFrame, settings: LabelErrors, error_types: Sequence[str]
+    rows: pd.DataFrame, settings: LabelErrors, categories: Categories
 ) -> tuple[dict[int, tuple[float, str]], int]:
     """Row position -> (1 - p(given category), evidence) for the rows confident learning
     flags, and how many rows the classifiers scored."""
     unacceptable = (rows["label"] == schema.UNACCEPTABLE) & rows["error_type"].isin(
-        list(error_types)
+        categories.all()
     )
     candidates = rows[unacceptable & rows["domain"].notna()]
     found: dict[int, tuple[float, str]] = {}
@@ -91,12 +94,12 @@ def classifier_findings(
 
 
 def category_mismatches(
-    rows: pd.DataFrame, settings: LabelErrors, error_types: Sequence[str]
+    rows: pd.DataFrame, settings: LabelErrors, categories: Categories
 ) -> tuple[pd.DataFrame, int]:
     """Findings of the rules and the classifier, one per row (a rule's score, 1.0, wins;
     the evidence says both), and how many rows the classifier scored."""
-    rules = rule_findings(rows, error_types)
-    model, scored = classifier_findings(rows, settings, error_types)
+    rules = rule_findings(rows, categories)
+    model, scored = classifier_findings(rows, settings, categories)
     found_rows, scores, evidence = [], [], []
     for position in sorted(set(rules) | set(model)):
         lines = list(rules.get(position, []))

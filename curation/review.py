@@ -132,7 +132,7 @@ def export_review(settings: AuditExport, params: Params, source: str) -> dict[st
         folder = run.folder(out)
         tasks = review_tasks(queue, settings.top)
         write_json(tasks, folder / TASKS_FILE)
-        write_text(review_config(params.validate.error_types), folder / CONFIG_FILE)
+        write_text(review_config(params.corpus.categories.all()), folder / CONFIG_FILE)
     per_kind = Counter(k for t in tasks for k in t["data"]["kinds"].split(", "))
     return {
         "read": int(len(queue)),
@@ -231,7 +231,7 @@ def import_review(
     export_file, errata = Path(export_file), Path(errata)
     if undecided is not None and Path(undecided).resolve() == errata.resolve():
         raise RucolaError("--undecided names the errata file itself", undecided)
-    tasks = read_review(export_file, params.validate.error_types)
+    tasks = read_review(export_file, params.corpus.categories.all())
     outcomes = [decide(task) for task in tasks]
     if all(o.status == "unreviewed" for o in outcomes):
         raise RucolaError(

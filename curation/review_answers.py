@@ -59,7 +59,7 @@ class Answer:
 
     reviewer: str
     decision: str
-    category: str | None  # a category of ``validate.error_types``, ``none``, or not given
+    category: str | None  # a category of ``corpus.categories``, ``none``, or not given
     text: str  # the corrected sentence ("" when none was written)
     comment: str
 

@@ -43,7 +43,8 @@ HINTS = {
 
 
 def category_choices(error_types: Sequence[str]) -> list[str]:
-    """The categories a reviewer can pick: ``validate.error_types``, then ``none``."""
+    """The categories a reviewer can pick (``corpus.categories``, every domain's), then
+    ``none``."""
     return [*error_types, NO_CATEGORY]
 
 

@@ -345,7 +345,11 @@ def release(
         run.count_kept(sum(f.num_examples for f in files if f.config in TEST_CONFIGS))
         files += [_write_votes(table, public, split) for split, table in votes.public.items()]
         token_length_plot(public_rows, public / PLOTS["token_lengths"])
-        category_plot(public_rows[public_rows["split"] != "test"], public / PLOTS["error_types"])
+        category_plot(
+            public_rows[public_rows["split"] != "test"],
+            public / PLOTS["error_types"],
+            params.corpus.categories.all(),
+        )
         card = render_card(
             public_rows,
             files,

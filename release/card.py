@@ -151,10 +151,11 @@ def _share(part: pd.Series) -> str:
     return f"{part.mean():.1%}" if len(part) else "–"
 
 
-def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per (detailed_source, domain): labelled sentences, share acceptable and category
-    shares among unacceptable ones, over train and validation only. ``frame`` is the public
-    form (``release.public.public_frame``): a test row has no source here to count."""
+def source_rows(frame: pd.DataFrame, categories: Sequence[str]) -> list[dict[str, Any]]:
+    """Per (detailed_source, domain): labelled sentences, share acceptable and the share of
+    each of ``categories`` among unacceptable ones, over train and validation only.
+    ``frame`` is the public form (``release.public.public_frame``): a test row has no
+    source here to count."""
     labelled = frame[frame["split"] != "test"]
     rows = []
     keys = labelled.loc[labelled["domain"].notna(), ["detailed_source", "domain"]]
@@ -170,7 +171,7 @@ def source_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
                 "domain": domain,
                 "sentences": len(known),
                 "acceptable": _share(known["label"] == schema.ACCEPTABLE),
-                "shares": [_share(bad == c) for c in schema.ALL_ERROR_TYPES],
+                "shares": [_share(bad == c) for c in categories],
             }
         )
     return rows
@@ -298,6 +299,7 @@ def render_card(
     domains = [d for d in schema.DOMAINS if d in present]
     default = set(frame.loc[frame["config"] == "default", "domain"].dropna())
     ratios = params.split.ratios.model_dump()
+    categories = params.corpus.categories.all()
     licence = params.release.license
     sample = is_sample(params)
     text = environment.get_template(TEMPLATE).render(
@@ -323,8 +325,8 @@ def render_card(
         split_rows=split_rows(frame, SAMPLE_HIDDEN_DOMAIN if sample else HIDDEN_DOMAIN),
         ratios={d: ratios[d] for d in domains if d in ratios},
         label_names=schema.LABEL_NAMES,
-        categories=schema.ALL_ERROR_TYPES,
-        source_rows=source_rows(frame),
+        categories=categories,
+        source_rows=source_rows(frame, categories),
         plots=plots,
         baseline=_baseline(params.baseline.report),
         annotation=_annotation(params.annotate.report),

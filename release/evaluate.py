@@ -17,6 +17,7 @@ from sklearn.metrics import matthews_corrcoef
 from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
 from rucola.io import write_json
+from rucola.settings import OUT_OF_DOMAIN
 from rucola.stage import read_frame
 
 
@@ -107,7 +108,7 @@ def read_gold(path: str | Path) -> pd.DataFrame:
         )
     gold["label"] = labels.astype("int64")
     if "domain" not in gold.columns:
-        gold["domain"] = "out_of_domain" if path.name.startswith("out_of_domain") else None
+        gold["domain"] = OUT_OF_DOMAIN if path.name.startswith(OUT_OF_DOMAIN) else None
     return gold.set_index("id")
 
 

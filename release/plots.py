@@ -8,6 +8,7 @@ give the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -68,8 +69,9 @@ def token_length_figure(frame: pd.DataFrame):  # noqa: ANN201 - matplotlib Figur
     return fig
 
 
-def category_plot(labelled: pd.DataFrame, path: str | Path) -> None:
-    """Share of each violation category among unacceptable sentences, per domain.
+def category_plot(labelled: pd.DataFrame, path: str | Path, categories: Sequence[str]) -> None:
+    """Share of each violation category (``categories``: every domain's of
+    ``corpus.categories``) among unacceptable sentences, per domain.
 
     ``labelled`` must hold train and validation rows only: test labels are hidden.
     """
@@ -77,7 +79,6 @@ def category_plot(labelled: pd.DataFrame, path: str | Path) -> None:
         raise ValueError("category_plot must not see test rows")
     fig, ax = _figure()
     unacceptable = labelled[labelled["label"] == schema.UNACCEPTABLE]
-    categories = schema.ALL_ERROR_TYPES
     domains = [d for d in schema.DOMAINS if (unacceptable["domain"] == d).any()]
     width = 0.8 / max(len(domains), 1)
     for i, domain in enumerate(domains):

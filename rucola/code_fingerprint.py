@@ -259,15 +259,20 @@ def _class_source(cls: type, root: Path) -> tuple[str, ast.ClassDef]:
 
 
 def _field_source(cls: type, name: str, root: Path) -> str:
-    """The lines that define field ``name`` in ``cls`` or the base that declares it."""
+    """The lines that define field ``name`` in ``cls`` or the base that declares it; for a
+    key made in code (a domain's key, ``rucola.settings.types.per_domain``), the whole
+    class statement that makes it."""
     for base in cls.__mro__:
-        if not base.__module__.startswith(SETTINGS):
+        if not base.__module__.startswith(SETTINGS) or base.__module__ in SHARED_SETTINGS:
             continue
         text, node = _class_source(base, root)
         for statement in node.body:
             target = getattr(statement, "target", None)
             if isinstance(target, ast.Name) and target.id == name:
                 return ast.get_source_segment(text, statement) or ""
+    if name in cls.model_fields and cls.__module__.startswith(SETTINGS):  # type: ignore[attr-defined]
+        text, node = _class_source(cls, root)
+        return ast.get_source_segment(text, node) or ""
     raise RucolaError(f"field {name} of {cls.__name__} not found in its source")
 
 

@@ -114,7 +114,7 @@ def balance_table(frame: pd.DataFrame, settings: Validate, split: Split) -> pd.D
         total = int(checked.sum())
         groups = frame.loc[checked, "group"].value_counts()  # null groups: the row check's
         largest = int(groups.max()) if len(groups) else 1
-        ratios = [float(r) for r in getattr(split.ratios, domain)]
+        ratios = [float(r) for r in split.ratios.of(domain)]
         domain_share = float(label[checked].mean())
         for name, ratio in zip(schema.SPLITS, ratios, strict=True):
             part = checked & (frame["split"] == name).to_numpy()

@@ -32,7 +32,7 @@ from rucola.corpus.pin import STRATIFIED  # noqa: E402
 from rucola.validation.balance import ACCEPTABLE_SHARE, BALANCE, SPLIT_SIZE  # noqa: E402
 
 if TYPE_CHECKING:
-    from rucola.settings import Filter, Params, Validate
+    from rucola.settings import Categories, Filter, Params, Validate
 
 ROWS = "rows"  # the split data
 
@@ -49,7 +49,6 @@ OPTIONAL_COLUMNS = ["published_id", "pinned_split", "id_scope", "sentence_key", 
 
 # Columns that name an offending row in the results (GX's unexpected_index_column_names).
 ROW_ID_COLUMNS = ["split", "id", "origin", "sentence"]
-HALLUCINATION = "Hallucination"
 
 # Whitespace as literal characters, so the pattern means the same to Python's ``re`` and to
 # RE2 (pyarrow-backed strings), whose ``\s`` is ASCII only.
@@ -119,10 +118,32 @@ def _tokens_check(filter_: Filter) -> list[tuple[str, gxe.Expectation, bool]]:
     return [(name, expectation, True)]
 
 
+def _domain_category_checks(categories: Categories) -> list[tuple[str, gxe.Expectation, bool]]:
+    """A category that only some domains' lists hold (``corpus.categories``) is refused
+    on every other row (RuCoLA's Hallucination: out of domain only), one check each."""
+    checks: list[tuple[str, gxe.Expectation, bool]] = []
+    for category in categories.all():
+        domains = categories.domains_with(category)
+        if len(domains) == len(schema.DOMAINS):
+            continue
+        where = " or ".join(d.replace("_", " ") for d in domains)
+        condition = (
+            Column("domain") != domains[0]
+            if len(domains) == 1
+            else Column("domain").is_not_in(domains)
+        )
+        expectation = gxe.ExpectColumnValuesToNotBeInSet(
+            column="error_type", value_set=[category], row_condition=condition
+        )
+        checks.append((f"error_type: {category} only {where}", expectation, True))
+    return checks
+
+
 def row_checks(params: Params) -> list[Check]:
     """The expectations on the split data, in report order."""
     settings = params.validate
-    types = list(settings.error_types)
+    categories = params.corpus.categories
+    types = categories.all()
     # validate.exempt_published: a published release rebuilt as it is keeps its repeats and
     # artefacts; the text checks then look at the other rows only.
     exempt: dict[str, object] = {}
@@ -228,15 +249,7 @@ def row_checks(params: Params) -> list[Check]:
             gxe.ExpectColumnValuesToBeInSet(column="error_type", value_set=types),
             True,
         ),
-        (
-            f"error_type: {HALLUCINATION} only out of domain",
-            gxe.ExpectColumnValuesToNotBeInSet(
-                column="error_type",
-                value_set=[HALLUCINATION],
-                row_condition=Column("domain") != schema.OUT_OF_DOMAIN,
-            ),
-            True,
-        ),
+        *_domain_category_checks(categories),
     ]
     checks += _tokens_check(params.filter)
     checks += [

@@ -35,7 +35,7 @@ from pathlib import Path
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError
-from rucola.settings import ExtractSource
+from rucola.settings import IN_DOMAIN, ExtractSource
 
 DIRECTIVES = ("source", "error_type")
 # '#', an ASCII identifier and ':' (see the module doc): a directive, known or not.
@@ -80,7 +80,7 @@ def _directive(word: str, path: Path, line: int) -> str:
 def read_list(path: Path, options: ExtractSource, encoding: str) -> Iterator[RawExample]:
     text = read_text(path, encoding)
     source = options.source or path.stem
-    domain = options.domain or "in_domain"
+    domain = options.domain or IN_DOMAIN
     error_type: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()

@@ -18,7 +18,7 @@ from rucola.errors import RucolaError
 from rucola.registry import SOURCE_READERS
 
 if TYPE_CHECKING:
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
 __all__ = ["RawExample", "Readers", "by_extension", "source_files", "source_type"]
 # Imported for what it does: it registers every format (an import the code fingerprint of
@@ -87,13 +87,14 @@ class Readers:
     """The readers of one run of ``extract``: one instance per type, made when first
     needed (an M2 reader keeps counts across files for the report)."""
 
-    def __init__(self, settings: Extract) -> None:
+    def __init__(self, settings: Extract, categories: Categories) -> None:
         self.settings = settings
+        self.categories = categories
         self._made: dict[str, SourceReader] = {}
 
     def reader(self, kind: str) -> SourceReader:
         if kind not in self._made:
-            self._made[kind] = SOURCE_READERS[kind](self.settings)
+            self._made[kind] = SOURCE_READERS[kind](self.settings, self.categories)
         return self._made[kind]
 
     def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:

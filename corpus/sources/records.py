@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
+
+from rucola.settings import IN_DOMAIN
 
 
 @dataclass
@@ -23,7 +25,7 @@ class RawExample:
     mark: str | None  # the mark from a mark column; None: look at the start of ``text``
     error_type: str | None
     source: str | None  # None only for an unlabelled published test row
-    domain: str | None = "in_domain"  # None only for an unlabelled published test row
+    domain: str | None = IN_DOMAIN  # None only for an unlabelled published test row
     label: int | None = None  # preset by formats that carry labels (published RuCoLA)
     expand: bool = True  # whether alternations may be expanded
     provenance: dict[str, Any] = field(default_factory=dict)
@@ -53,7 +55,8 @@ class SourceReader:
     the format (``example_name`` is its file name), which the contract tests
     (tests/guarantees/test_guard_source_readers.py) read, break and check, so a new reader
     meets them without a test of its own. One instance reads every file of its type in a
-    run of ``extract`` (``settings``: the stage's section), and may add to its report."""
+    run of ``extract`` (``settings``: the stage's section; ``categories``:
+    ``corpus.categories``), and may add to its report."""
 
     name: ClassVar[str]
     extensions: ClassVar[tuple[str, ...]] = ()
@@ -61,8 +64,9 @@ class SourceReader:
     example: ClassVar[str]
     example_name: ClassVar[str]
 
-    def __init__(self, settings: Extract) -> None:
+    def __init__(self, settings: Extract, categories: Categories) -> None:
         self.settings = settings
+        self.categories = categories
 
     def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:
         """The examples of one file, each with its origin (FILE:LINE)."""

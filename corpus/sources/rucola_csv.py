@@ -110,7 +110,9 @@ def read_rucola_csv(
     domain = (
         domain
         or options.domain
-        or ("out_of_domain" if path.name.startswith("out_of_domain") else "in_domain")
+        or (
+            schema.OUT_OF_DOMAIN if path.name.startswith(schema.OUT_OF_DOMAIN) else schema.IN_DOMAIN
+        )
     )
     if split is None and path.name in PUBLISHED_FILES:
         split = PUBLISHED_FILES[path.name][0]

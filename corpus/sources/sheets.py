@@ -22,7 +22,7 @@ from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.text import read_text
 from rucola.csvfile import QUOTING_HINT
 from rucola.errors import RucolaError, check_header
-from rucola.settings import ExtractSource
+from rucola.settings import IN_DOMAIN, ExtractSource
 
 _KNOWN = {"sentence", "mark", "error_type", "source"}
 SHEET_QUOTING_HINT = (
@@ -60,7 +60,7 @@ def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[Ra
             hint="the header row must name a 'sentence' column",
         )
     default_source = options.source or path.stem
-    domain = options.domain or "in_domain"
+    domain = options.domain or IN_DOMAIN
     line = reader.line_num
     header_line = line
     rows = 0

@@ -125,6 +125,7 @@ def export(
     """
     from rucola.annotation.export import run_export
     from rucola.annotation.pools import task_pools
+    from rucola.annotation.votes import Stage2Form
     from rucola.params import with_overrides
 
     answers = _answers(stage1, None, votes)
@@ -138,7 +139,8 @@ def export(
         output_field=output_field,
         **answers,
     )
-    manifest = run_export(settings, stage, task_pools(params, source))
+    form = Stage2Form.of(params.corpus.categories)
+    manifest = run_export(settings, stage, task_pools(params, source), form)
     no_golden = "" if manifest["golden_set"] else " (no golden set: annotate.controls is empty)"
     out.print(
         f"annotate export: stage {stage}, {manifest['tasks']} tasks on {manifest['pages']} "
@@ -180,6 +182,7 @@ def merge(
     and the agreement plot beside it, so a trial merge never overwrites the pipeline's."""
     from rucola.annotation.merge import run_merge
     from rucola.annotation.pools import task_pools
+    from rucola.annotation.votes import Stage2Form
     from rucola.params import with_overrides
 
     settings = with_overrides(
@@ -193,7 +196,7 @@ def merge(
     )
     # An answered task outside today's pool is set aside, in no pool at all an error.
     pools = task_pools(params)
-    summary = run_merge(settings, pools)
+    summary = run_merge(settings, Stage2Form.of(params.corpus.categories), pools)
     votes_line = ", ".join(
         f"stage {k[-1]}: {v['read']} read, {v['used']} used, {v['control']} control, "
         f"{v['dropped']} dropped {v['dropped_by_reason']}"
@@ -263,9 +266,12 @@ def simulate(
     """Draw answers from a worker model for known labels; score each method against them."""
     from rucola.annotation.export import read_controls
     from rucola.annotation.simulate import run_simulation
+    from rucola.annotation.votes import Stage2Form
     from rucola.params import with_overrides
 
-    settings = read_settings(params_file).annotate
+    params = read_settings(params_file)
+    settings = params.annotate
+    form = Stage2Form.of(params.corpus.categories)
     simulation = with_overrides(
         settings.simulate,
         SIMULATE_OPTIONS,
@@ -280,7 +286,7 @@ def simulate(
         report=report,
     )
     settings = with_overrides(settings, OPTIONS, seed=seed, simulate=simulation.model_dump())
-    result = run_simulation(settings, read_controls(settings.controls))
+    result = run_simulation(settings, read_controls(settings.controls, form), form)
     out.print(
         f"{'method':<12} {'coverage':>8} {'accuracy':>8} {'type acc':>8} {'full acc':>8} "
         f"{'pending':>7} {'aside':>5}",
@@ -319,6 +325,7 @@ def _fmt(value: float | None) -> str:
 def corpus(settings: AnnotateCorpus, params: Params, source: str) -> None:
     """Add the labelled out-of-domain rows to the in-domain stream (before the split)."""
     from rucola.annotation.corpus_merge import run_corpus_merge
+    from rucola.settings import IN_DOMAIN
     from rucola.stage import summary_line
 
     counts = run_corpus_merge(
@@ -326,9 +333,10 @@ def corpus(settings: AnnotateCorpus, params: Params, source: str) -> None:
         in_domain=source,
         annotated=params.annotate.out,
         candidates=params.generate.merge.out,
+        categories=params.corpus.categories,
     )
     out.print(
-        f"annotate corpus: {counts['in_domain']} in-domain + {counts['out_of_domain_added']} "
+        f"annotate corpus: {counts[IN_DOMAIN]} in-domain + {counts['out_of_domain_added']} "
         f"out-of-domain rows ({summary_line(counts)}), "
         f"{counts['not_annotated']} candidates not annotated yet",
         markup=False,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 @stage_command(commands, "extract", section="extract")
 def extract(
     settings: Extract,
+    params: Params,
     sources: Annotated[
         list[Path] | None,
         typer.Option("--sources", help="file or folder (repeatable); default: extract.sources"),
@@ -35,7 +36,7 @@ def extract(
     from rucola.stage import summary_line
 
     entries = [ExtractSource(path=str(p)) for p in sources] if sources else None
-    summary = run(settings, entries)
+    summary = run(settings, params.corpus.categories, entries)
     out.print(f"extract: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 

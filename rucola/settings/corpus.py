@@ -1,4 +1,5 @@
-"""The sections of the corpus stages: extract, measure, filter, screen, split, validate,
+"""The sections of the corpus stages: what every stage agrees on (``corpus``: the categories
+of unacceptable rows per domain), then extract, measure, filter, screen, split, validate,
 baseline, release and summarize (one model per section, in pipeline order).
 """
 
@@ -6,6 +7,10 @@ from typing import Literal
 
 from rucola.settings.types import (
     DEFAULT_MARKS,
+    DOMAINS,
+    IN_DOMAIN,
+    LEARNER,
+    OUT_OF_DOMAIN,
     AnnotatorKey,
     Domain,
     Encoding,
@@ -25,7 +30,46 @@ from rucola.settings.types import (
     Verdict,
     _count,
     _key,
+    per_domain,
 )
+
+# --- corpus: the categories of unacceptable rows ---------------------------------------
+
+_GRAMMAR = ["Morphology", "Syntax", "Semantics"]
+
+
+class Categories(
+    per_domain(
+        list[Text],
+        "the categories of its unacceptable rows",
+        {
+            IN_DOMAIN: _GRAMMAR,
+            # a generator's invention: only machine-made sentences have it
+            OUT_OF_DOMAIN: [*_GRAMMAR, "Hallucination"],
+            LEARNER: _GRAMMAR,
+        },
+        min_length=1,
+    )
+):
+    """The categories of unacceptable rows, one list per domain: the one vocabulary that
+    extraction, annotation, the split's errata, validation, the audit and the card read.
+    A category in some domains' lists only is allowed in those only (RuCoLA's Hallucination:
+    out of domain)."""
+
+    def all(self) -> list[str]:
+        """Every category of every domain, each once: the domains' lists in their order."""
+        return list(dict.fromkeys(c for domain in DOMAINS for c in self.of(domain)))
+
+    def domains_with(self, category: str) -> list[str]:
+        """The domains whose list holds ``category``, in their order."""
+        return [domain for domain in DOMAINS if category in self.of(domain)]
+
+
+class Corpus(Section):
+    categories: Categories = _key(
+        Categories, "the categories of unacceptable rows, per domain (`error_type`)"
+    )
+
 
 # --- extract -------------------------------------------------------------------------
 
@@ -64,7 +108,8 @@ DEFAULT_M2_IGNORE = ["S:*", "PUNCT", "STYLE", "L:REP"]
 class ExtractM2(Section):
     categories: dict[Text, Text] = _key(
         lambda: dict(DEFAULT_M2_CATEGORIES),
-        "edit type (fnmatch pattern, most specific wins) → a category of `error_types`",
+        "edit type (fnmatch pattern, most specific wins) → a category of "
+        "`corpus.categories.learner`",
     )
     ignore: list[Text] = _key(
         lambda: list(DEFAULT_M2_IGNORE), "edit types not about acceptability (patterns)"
@@ -106,9 +151,6 @@ class Extract(Section):
         "reject", "extraction artefacts: set aside, or keep (flagged)"
     )
     require_error_type: bool = _key(True, "unacceptable rows need an `error_type`")
-    error_types: list[Text] = _key(
-        lambda: ["Morphology", "Syntax", "Semantics"], "the violation categories"
-    )
     encoding: Encoding = _key("utf-8", "of the input files, e.g. `cp1251` for legacy files")
     m2: ExtractM2 = _key(ExtractM2, "learner corpora: minimal pairs from M2 error annotations")
     errata: Inputs = _key(
@@ -185,10 +227,14 @@ class Screen(Thresholds):
 # --- split, validate, baseline, release ----------------------------------------------
 
 
-class SplitRatios(Section):
-    in_domain: Ratios = _key(lambda: [0.8, 0.1, 0.1], "train / validation / test")
-    out_of_domain: Ratios = _key(lambda: [0.0, 0.5, 0.5], "train / validation / test")
-    learner: Ratios = _key(lambda: [0.8, 0.1, 0.1], "train / validation / test")
+class SplitRatios(
+    per_domain(
+        Ratios,
+        "train / validation / test",
+        {IN_DOMAIN: [0.8, 0.1, 0.1], OUT_OF_DOMAIN: [0.0, 0.5, 0.5], LEARNER: [0.8, 0.1, 0.1]},
+    )
+):
+    """The train / validation / test ratios of each domain."""
 
 
 class Split(Section):
@@ -241,11 +287,6 @@ class Validate(Section):
         "2 √(p (1 − p) / n)",
     )
     exempt_published: bool = _key(False, "true: rows of a published release skip text checks")
-    error_types: list[Text] = _key(
-        lambda: ["Morphology", "Syntax", "Semantics", "Hallucination"],
-        "allowed `error_type` values",
-        min_length=1,
-    )
 
 
 class Baseline(Section):

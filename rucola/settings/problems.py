@@ -16,7 +16,7 @@ from rucola.registry import GENERATION_METHODS
 from rucola.settings.generate import Generator
 from rucola.settings.keys import _field_type, _is_model, model_at
 from rucola.settings.schema import Params
-from rucola.settings.types import shown
+from rucola.settings.types import DOMAINS, LEARNER, shown
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -25,6 +25,7 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 # a path is written once, so the reader follows the writer. An old params file that still
 # gives one is told what replaced it, instead of "unknown parameter".
 _MOVE = "(set that key to move the file)"
+_CATEGORIES = f"the categories are corpus.categories, one list per domain ({', '.join(DOMAINS)})"
 REMOVED_KEYS: dict[str, str] = {
     "annotate.corpus.input": f"annotate corpus reads extract.out {_MOVE}",
     "annotate.corpus.annotated": f"annotate corpus reads annotate.out {_MOVE}",
@@ -45,6 +46,9 @@ REMOVED_KEYS: dict[str, str] = {
     "split.plot",
     "filter.plot_png": "the token-length plot is drawn after the split, from public rows "
     "only: split.plot_png",
+    # the categories were two lists beside copies in the code; now one key, per domain
+    "extract.error_types": _CATEGORIES,
+    "validate.error_types": _CATEGORIES,
 }
 
 
@@ -215,10 +219,11 @@ def generator_problems(
 def m2_mapping_problems(
     categories: dict[str, str], ignore: Sequence[str], error_types: Sequence[str]
 ) -> list[Problem]:
-    """``extract.m2.categories`` must map onto ``extract.error_types`` (compared as the M2
-    reader compares them: case and surrounding spaces aside), and no edit type may be both a
-    category and ignored. The one check of a mapping: on load, where the message names the
-    params file given and its line, and in the M2 reader for a mapping given in code."""
+    """``extract.m2.categories`` must map onto ``corpus.categories.learner`` (compared as
+    the M2 reader compares them: case and surrounding spaces aside), and no edit type may be
+    both a category and ignored. The one check of a mapping: on load, where the message
+    names the params file given and its line, and in the M2 reader for a mapping given in
+    code."""
     where = ("extract", "m2")
     problems = []
     known = {t.strip().lower() for t in error_types}
@@ -227,7 +232,7 @@ def m2_mapping_problems(
             problems.append(
                 Problem.at(
                     (*where, "categories", pattern),
-                    f"maps to {category!r}, which is not in extract.error_types",
+                    f"maps to {category!r}, which is not in corpus.categories.learner",
                     hint=f"use one of {', '.join(error_types)}",
                 )
             )
@@ -277,7 +282,9 @@ def cross_problems(params: Params) -> list[Problem]:
             )
         )
     extract = params.extract
-    problems += m2_mapping_problems(extract.m2.categories, extract.m2.ignore, extract.error_types)
+    problems += m2_mapping_problems(
+        extract.m2.categories, extract.m2.ignore, params.corpus.categories.of(LEARNER)
+    )
     simulate = params.annotate.simulate
     if simulate.overlap > simulate.max_overlap:
         problems.append(

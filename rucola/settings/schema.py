@@ -1,4 +1,5 @@
-"""The whole params file: one section per stage, in pipeline order."""
+"""The whole params file: what every stage agrees on (``corpus``), then one section per
+stage, in pipeline order."""
 
 import warnings
 
@@ -6,6 +7,7 @@ from rucola.settings.annotate import Annotate
 from rucola.settings.audit import Audit
 from rucola.settings.corpus import (
     Baseline,
+    Corpus,
     Extract,
     Filter,
     Measure,
@@ -24,8 +26,10 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", 'Field name "validate"', UserWarning)
 
     class Params(Section):
-        """The whole ``params.yaml``: one section per stage, in pipeline order."""
+        """The whole ``params.yaml``: what every stage agrees on (``corpus``), then one
+        section per stage, in pipeline order."""
 
+        corpus: Corpus = _key(Corpus, "what every stage agrees on")
         extract: Extract = _key(Extract, "`rucola extract`")
         generate: Generate = _key(Generate, "`rucola generate`, `merge-candidates`")
         annotate: Annotate = _key(Annotate, "`rucola annotate ...`")

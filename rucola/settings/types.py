@@ -7,12 +7,21 @@ values from the ``Literal`` types here (``typing.get_args``), never from a list 
 """
 
 import codecs
+import copy
 import math
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    create_model,
+)
 
 from rucola.errors import RucolaError
 from rucola.registry import BACKENDS, GENERATION_METHODS, SOURCE_READERS
@@ -23,7 +32,12 @@ Verdict = Literal["acceptable", "unacceptable", "exclude"]
 # (rucola.registry.SOURCE_READERS; the schema asks the registry, so a new reader is one
 # module).
 SourceType = Annotated[str, AfterValidator(SOURCE_READERS.validator())]
+# The domains, the one list of them: a row's ``domain``, the keys of every per-domain
+# section (``per_domain``: ``split.ratios``, ``corpus.categories``), the configs and plots of
+# a release. ``learner``: minimal pairs from learner corpora's error annotations (M2).
 Domain = Literal["in_domain", "out_of_domain", "learner"]
+DOMAINS: tuple[str, ...] = get_args(Domain)
+IN_DOMAIN, OUT_OF_DOMAIN, LEARNER = DOMAINS
 # A generator's method: one of rucola.generation.methods (each owns its keys).
 GenerationMethod = Annotated[str, AfterValidator(GENERATION_METHODS.validator())]
 # A generator's inference library: a backend of rucola.generation.backends.
@@ -219,3 +233,28 @@ class Section(BaseModel):
     """A mapping of params keys: unknown keys are an error, values are never coerced."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PerDomain(Section):
+    """A section with one key per domain (:data:`DOMAINS`, in their order): see
+    :func:`per_domain`."""
+
+    def of(self, domain: str) -> Any:
+        """The value for ``domain``; a name that is no domain is a ``KeyError``."""
+        if domain not in DOMAINS:
+            raise KeyError(domain)
+        return getattr(self, domain)
+
+
+def per_domain(kind: Any, doc: str, defaults: dict[str, Any], **kw: Any) -> type[PerDomain]:
+    """The base of a section whose keys are the domains (:data:`DOMAINS`), each of type
+    ``kind``, described by ``doc``, with its default from ``defaults`` (one per domain, in
+    their order): written as ``class SplitRatios(per_domain(Ratios, ...))``, so a new domain
+    is a new key of every such section at once, and a section never lists the domains."""
+    if tuple(defaults) != DOMAINS:
+        raise ValueError(f"per_domain defaults must name {', '.join(DOMAINS)}, in that order")
+    fields: dict[str, Any] = {
+        domain: (kind, _key(lambda value=value: copy.deepcopy(value), doc, **kw))
+        for domain, value in defaults.items()
+    }
+    return create_model("PerDomainKeys", __base__=PerDomain, __module__=__name__, **fields)

@@ -5,8 +5,13 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from rucola.annotation.votes import Stage2Form
+from rucola.settings import Params
+
 ROOT = Path(__file__).resolve().parents[2]
 CONTROLS = ROOT / "data" / "sample" / "annotations" / "controls.tsv"
+# The stage-2 checkboxes of the default params (corpus.categories, out of domain).
+FORM = Stage2Form.of(Params().corpus.categories)
 
 STAGE1_HEADER = [
     "INPUT:id",

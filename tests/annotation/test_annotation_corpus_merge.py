@@ -11,6 +11,7 @@ from rucola.annotation.corpus_merge import SET_ASIDE_SCHEMA, merge_into_corpus
 from rucola.corpus import schema
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
+from rucola.settings import Categories
 from rucola.stage import StageRun
 
 
@@ -85,13 +86,28 @@ def annotated() -> pd.DataFrame:
 
 
 def merged(
-    in_domain: pd.DataFrame, candidates: pd.DataFrame, annotated: pd.DataFrame
+    in_domain: pd.DataFrame,
+    candidates: pd.DataFrame,
+    annotated: pd.DataFrame,
+    categories: Categories | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """The rows, the set-aside rows and the report of a run that writes nothing."""
+    """The rows, the set-aside rows and the report of a run that writes nothing
+    (``categories``: ``corpus.categories``, the defaults unless given)."""
+    categories = categories or Categories()
     with StageRun("annotate", report=None, set_aside_schema=SET_ASIDE_SCHEMA) as run:
-        rows, counts = merge_into_corpus(in_domain, candidates, annotated, run)
+        rows, counts = merge_into_corpus(in_domain, candidates, annotated, run, categories)
         run.count_kept(len(rows))
         return rows, run.set_aside_table().to_pandas(), run.report(**counts)
+
+
+def test_a_category_the_out_of_domain_list_lacks_is_set_aside():
+    """The categories are the params' (``corpus.categories.out_of_domain``): c2's Syntax,
+    kept with the defaults, is set aside when the list lacks it."""
+    own = Categories.model_validate({"out_of_domain": ["Morphology", "Hallucination"]})
+    rows, rejected, _ = merged(in_domain(), candidates(), annotated(), own)
+    assert "annotations:c2" not in set(rows["origin"])
+    (row,) = rejected[rejected["origin"] == "annotations:c2"].itertuples()
+    assert (row.reason, row.detail) == ("missing_error_type", "Syntax")
 
 
 def test_merge_into_corpus():

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from annotation_helpers import CONTROLS
+from annotation_helpers import CONTROLS, FORM
 
 from rucola.annotation.export import make_pages, read_controls
 from rucola.annotation.toloka import read_toloka
@@ -30,7 +30,7 @@ def candidates(n: int) -> pd.DataFrame:
 
 
 def test_golden_set_sample_is_valid():
-    controls = read_controls(CONTROLS)
+    controls = read_controls(CONTROLS, FORM)
     assert len(controls) >= 20
     assert set(controls["label"]) == {0, 1}
     unacceptable = controls[controls["label"] == 0]
@@ -94,15 +94,15 @@ def test_controls_with_bad_label_fail_with_line(tmp_path):
     path = tmp_path / "controls.tsv"
     path.write_text("id\tsentence\tlabel\nc1\tПример.\t1\nc2\tПример два.\tmaybe\n")
     with pytest.raises(RucolaError, match="unknown label 'maybe'") as info:
-        read_controls(path)
+        read_controls(path, FORM)
     assert info.value.line == 3
 
 
 def test_controls_as_a_list_of_at_most_one(tmp_path):
-    assert read_controls([str(CONTROLS)]).equals(read_controls(CONTROLS))
+    assert read_controls([str(CONTROLS)], FORM).equals(read_controls(CONTROLS, FORM))
     for nothing in (None, "", []):
-        assert read_controls(nothing).empty
-        assert read_controls(nothing).columns.tolist() == [
+        assert read_controls(nothing, FORM).empty
+        assert read_controls(nothing, FORM).columns.tolist() == [
             "id",
             "sentence",
             "label",
@@ -110,7 +110,7 @@ def test_controls_as_a_list_of_at_most_one(tmp_path):
             "hint",
         ]
     with pytest.raises(RucolaError, match="at most one golden set"):
-        read_controls([CONTROLS, CONTROLS])
+        read_controls([CONTROLS, CONTROLS], FORM)
 
 
 def test_cli_export_without_controls_or_candidates(run_cli, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
+from annotation_helpers import FORM, HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
 from rucola.annotation.answers import read_stage1, read_stage2
 from rucola.annotation.cleaning import clean
@@ -144,7 +144,7 @@ def test_stage2_requires_its_fields_and_booleans(tmp_path):
     header = ["INPUT:id", "OUTPUT:syntax", "ASSIGNMENT:assignment_id", "ASSIGNMENT:worker_id"]
     path = write_tsv(tmp_path / "s2.tsv", header, [["t1", "true", "a", "w"]])
     with pytest.raises(RucolaError, match="missing column.*OUTPUT:morphology"):
-        read_stage2([path])
+        read_stage2([path], FORM)
 
 
 def test_malformed_quoting_names_the_line(tmp_path):
@@ -211,7 +211,7 @@ def test_stage2_unknown_value_names_the_line(tmp_path):
     bad = ["t1", "false", "yes", "false", "false", "false", "false", "a2", "w2", "APPROVED", ""]
     path = write_tsv(tmp_path / "s2.tsv", header, [ok, bad])
     with pytest.raises(RucolaError, match="unknown answer 'yes' in OUTPUT:syntax") as info:
-        read_stage2([path])
+        read_stage2([path], FORM)
     assert info.value.line == 3
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+from annotation_helpers import FORM
 
 from rucola.annotation.simulate import evaluate, read_truth
 from rucola.io import read_parquet
@@ -29,7 +30,7 @@ def test_simulated_two_stage_export_recovers_the_published_labels(run_cli, proje
     )
     assert code == 0, stderr
     tasks = read_parquet(project / "data/interim/annotated.parquet")
-    truth = read_truth(truth_path)
+    truth = read_truth(truth_path, FORM)
     scores = evaluate(tasks, truth)
     assert scores == {k: by_method["majority"][k] for k in scores}  # same as simulate says
     assert scores["accuracy"] >= 0.95

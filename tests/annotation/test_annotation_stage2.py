@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pandas as pd
-from annotation_helpers import STAGE1_HEADER, write_tsv
+from annotation_helpers import FORM, STAGE1_HEADER, write_tsv
 
 from rucola.annotation.answers import read_stage1, read_stage2
 from rucola.annotation.merge import merge_votes
-from rucola.annotation.votes import STAGE2_FIELDS
 
-OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30}
+OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30, "form": FORM}
+STAGE2_FIELDS = FORM.fields
 STAGE2_HEADER = [
     "INPUT:id",
     "INPUT:sentence",
@@ -57,7 +57,9 @@ def write_exports(folder):
 
 def test_stage2_outcomes(tmp_path):
     stage1, stage2 = write_exports(tmp_path)
-    result = merge_votes(read_stage1([stage1]), read_stage2([stage2]), method="majority", **OPTIONS)
+    result = merge_votes(
+        read_stage1([stage1]), read_stage2([stage2], FORM), method="majority", **OPTIONS
+    )
     tasks = result.tasks.set_index("id")
     expected = {
         "s1": ("labelled", 0, "Syntax"),

@@ -9,19 +9,19 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from annotation_helpers import CONTROLS, HAND, ROOT
+from annotation_helpers import CONTROLS, FORM, HAND, ROOT
 from test_annotation_export import candidates
 
 from rucola.annotation.answers import read_stage1, read_stage2
 from rucola.annotation.label_studio import label_config, read_export, write_export
 from rucola.annotation.merge import merge_votes
 from rucola.annotation.pools import Pools
-from rucola.annotation.votes import STAGE2_FIELDS, VOTE_COLUMNS
+from rucola.annotation.votes import VOTE_COLUMNS
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
 
 TRUTH = ROOT / "data" / "sample" / "annotations" / "truth.tsv"
-OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30}
+OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30, "form": FORM}
 
 
 def annotation(
@@ -64,12 +64,12 @@ def write(path: Path, tasks: Any) -> Path:
     ("stage", "name", "mode", "choices"),
     [
         (1, "violation", "single", ["yes", "no", "not_sure"]),
-        (2, "category", "multiple", STAGE2_FIELDS),
+        (2, "category", "multiple", FORM.fields),
     ],
 )
 def test_label_config_is_xml_with_the_stage_choices(stage, name, mode, choices):
-    text = label_config(stage)
-    assert text == label_config(stage) and text.endswith("\n")
+    text = label_config(stage, form=FORM)
+    assert text == label_config(stage, form=FORM) and text.endswith("\n")
     view = ET.fromstring(text)
     assert view.tag == "View"
     assert view.find("Text").attrib == {"name": "sentence", "value": "$sentence"}
@@ -102,7 +102,7 @@ def test_cli_export_writes_the_config_and_ground_truth(run_cli, project, hand_ex
 
     code, _, stderr = run_cli("annotate", "export", "--stage", "2", "--out", "pool", cwd=project)
     assert code == 0, stderr
-    assert (project / "pool/stage2_label_config.xml").read_text() == label_config(2)
+    assert (project / "pool/stage2_label_config.xml").read_text() == label_config(2, form=FORM)
     tasks = json.loads((project / "pool/stage2_tasks.json").read_text(encoding="utf-8"))
     (control,) = [t for t in tasks if t["data"]["control"]]
     golden = [k for k, v in control["data"]["golden"].items() if v == "true"]
@@ -115,12 +115,12 @@ def test_an_exported_pool_read_back_takes_its_golden_answers(tmp_path):
     from rucola.annotation.export import export_pool, read_controls
 
     tasks = pd.DataFrame({"id": ["a", "b", "c", "d"], "sentence": ["А.", "Б.", "В.", "Г."]})
-    export_pool(1, tasks, read_controls(CONTROLS), tmp_path, page_size=5,
-                controls_per_page=1, seed=3)  # fmt: skip
+    export_pool(1, tasks, read_controls(CONTROLS, FORM), tmp_path, page_size=5,
+                controls_per_page=1, seed=3, form=FORM)  # fmt: skip
     pool = json.loads((tmp_path / "stage1_tasks.json").read_text(encoding="utf-8"))
     for n, task in enumerate(pool):
         task.setdefault("annotations", []).append(annotation(100 + n, 7, ["no"]))
-    votes = read_export(write(tmp_path / "done.json", pool), 1)
+    votes = read_export(write(tmp_path / "done.json", pool), 1, form=FORM)
     assert len(votes) == 5 and set(votes["worker"]) == {"7"}
     control = votes[votes["golden"].notna()]
     assert len(control) == 1 and control["golden"].iloc[0] in ("0", "1")
@@ -162,9 +162,10 @@ def test_simulated_export_holds_the_toloka_answers(run_cli, simulated):
     simulate(run_cli, simulated, "label_studio")
     assert ls_file.read_bytes() == first  # same seed, same bytes
     assert not (simulated / "label_studio/stage1/results.tsv").exists()
-    for stage, reader in ((1, read_stage1), (2, read_stage2)):
-        toloka = reader([simulated / f"toloka/stage{stage}"])
-        ls = read_export(simulated / f"label_studio/stage{stage}/results.json", stage)
+    for stage in (1, 2):
+        folder = [simulated / f"toloka/stage{stage}"]
+        toloka = read_stage1(folder) if stage == 1 else read_stage2(folder, FORM)
+        ls = read_export(simulated / f"label_studio/stage{stage}/results.json", stage, form=FORM)
         assert ls.columns.tolist() == VOTE_COLUMNS
         assert ls.dtypes.equals(toloka.dtypes)
         for column in ("task", "sentence", "label", "golden"):
@@ -185,10 +186,9 @@ def test_simulated_export_holds_the_toloka_answers(run_cli, simulated):
 def test_label_studio_and_toloka_answers_merge_alike(simulated):
     def votes(fmt: str, stage: int) -> pd.DataFrame:
         if fmt == "toloka":
-            return (read_stage1 if stage == 1 else read_stage2)(
-                [simulated / f"toloka/stage{stage}"]
-            )
-        return read_export(simulated / f"label_studio/stage{stage}/results.json", stage)
+            folder = [simulated / f"toloka/stage{stage}"]
+            return read_stage1(folder) if stage == 1 else read_stage2(folder, FORM)
+        return read_export(simulated / f"label_studio/stage{stage}/results.json", stage, form=FORM)
 
     toloka = merge_votes(votes("toloka", 1), votes("toloka", 2), method="majority", **OPTIONS)
     ls = merge_votes(votes("label_studio", 1), votes("label_studio", 2), method="majority",
@@ -238,7 +238,7 @@ def test_the_hand_example_reads_the_same_from_label_studio(tmp_path, hand_export
     toloka = read_stage1([hand_export])
     path = tmp_path / "hand.json"
     write_export(toloka, path, 1)
-    ls = read_export(path, 1)
+    ls = read_export(path, 1, form=FORM)
     expected = merge_votes(toloka, None, method="majority", **OPTIONS)
     result = merge_votes(ls, None, method="majority", **OPTIONS)
     pd.testing.assert_frame_equal(result.tasks, expected.tasks)
@@ -267,7 +267,7 @@ def test_ground_truth_cancelled_and_lead_time(tmp_path):
         ls_task(5, "t3", [annotation(9, 6, ["No"], lead_time=2)]),
     ]  # fmt: skip
     path = write(tmp_path / "export.json", tasks)
-    votes = read_export(path, 1)
+    votes = read_export(path, 1, form=FORM)
     assert votes["task"].tolist() == ["t1", "t1", "c1", "c1", "t2", "t2", "c2", "t3"]
     assert votes["label"].fillna("-").tolist() == ["1", "0", "0", "0", "-", "not_sure", "1", "1"]
     assert votes["golden"].fillna("-").tolist() == ["-", "-", "0", "0", "-", "-", "1", "-"]
@@ -294,7 +294,7 @@ def test_stage2_labels_and_golden(tmp_path):
         ls_task(2, "c1", [annotation(4, 5, ["morphology"], from_name="category")],
                 control=True, golden={"morphology": "true", "syntax": "false"}),
     ]  # fmt: skip
-    votes = read_export(write(tmp_path / "s2.json", tasks), 2)
+    votes = read_export(write(tmp_path / "s2.json", tasks), 2, form=FORM)
     assert votes["label"].tolist() == ["syntax|semantics", "not_sure", "", "morphology"]
     assert votes["golden"].fillna("-").tolist() == ["-", "-", "-", "morphology"]
 
@@ -303,7 +303,7 @@ def test_annotations_without_ids_are_still_apart(tmp_path):
     answers = [annotation(1, 5, ["no"]), annotation(2, 6, ["yes"])]
     for answer in answers:
         del answer["id"]
-    votes = read_export(write(tmp_path / "bare.json", [ls_task(8, "t1", answers)]), 1)
+    votes = read_export(write(tmp_path / "bare.json", [ls_task(8, "t1", answers)]), 1, form=FORM)
     assert votes["assignment"].str.endswith(("#8.1", "#8.2")).all()
     assert votes["assignment"].is_unique
 
@@ -314,7 +314,7 @@ def test_completed_by_as_int_dict_and_str(tmp_path):
         ls_task(2, "t2", [annotation(3, {"id": 7, "email": "a@example.org"}, ["yes"]),
                           annotation(4, {"email": "b@example.org"}, ["yes"])], page=1),
     ]  # fmt: skip
-    votes = read_export(write(tmp_path / "users.json", tasks), 1)
+    votes = read_export(write(tmp_path / "users.json", tasks), 1, form=FORM)
     assert votes["worker"].tolist() == ["7", "anna", "7", "b@example.org"]
     assert votes["seconds"].tolist() == [80.0, 40.0, 80.0, 40.0]  # user 7 is one worker
 
@@ -324,7 +324,7 @@ def test_a_control_need_not_be_in_the_current_golden_set(tmp_path):
     tasks = [ls_task(1, "c-retired", [annotation(1, 5, ["no"])], control=True,
                      golden={"violation": "no"}),
              ls_task(2, "c000", [annotation(2, 5, ["no"])])]  # fmt: skip
-    votes = read_export(write(tmp_path / "old.json", tasks), 1)
+    votes = read_export(write(tmp_path / "old.json", tasks), 1, form=FORM)
     assert votes["golden"].fillna("-").tolist() == ["1", "-"]
     write_parquet(candidates(2), tmp_path / "today.parquet")  # c000 and c001
     pools = Pools(tmp_path / "today.parquet", tmp_path / "every.parquet")
@@ -355,7 +355,7 @@ def test_a_control_need_not_be_in_the_current_golden_set(tmp_path):
 def test_malformed_exports_name_the_file_and_task(tmp_path, tasks, message):
     path = write(tmp_path / "bad.json", tasks)
     with pytest.raises(RucolaError) as info:
-        read_export(path, 1)
+        read_export(path, 1, form=FORM)
     assert info.value.path == str(path)
     assert message in info.value.message
 
@@ -364,14 +364,15 @@ def test_not_json_and_stage2_names(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('[{"id": 1,\n', encoding="utf-8")
     with pytest.raises(RucolaError, match="not valid JSON") as info:
-        read_export(path, 1)
+        read_export(path, 1, form=FORM)
     assert info.value.path == str(path)
     stage1 = write(tmp_path / "s1.json", [ls_task(1, "t1", [annotation(1, 5, ["no"])])])
     with pytest.raises(RucolaError, match="unknown from_name 'violation'.*'category'"):
-        read_export(stage1, 2)
+        read_export(stage1, 2, form=FORM)
     with pytest.raises(RucolaError, match="unknown choice 'no'"):
         read_export(
             write(tmp_path / "s2.json", [ls_task(1, "t1", [annotation(1, 5, ["no"],
                                                                        from_name="category")])]),
             2,
+            form=FORM,
         )  # fmt: skip

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from annotation_helpers import CONTROLS, HAND, STAGE1_HEADER, stage1_rows, write_tsv
+from annotation_helpers import CONTROLS, FORM, HAND, STAGE1_HEADER, stage1_rows, write_tsv
 
 from rucola.annotation.answers import read_stage1
 from rucola.annotation.label_studio import read_export, write_export
@@ -17,7 +17,7 @@ from rucola.annotation.pools import Pools
 from rucola.errors import RucolaError
 from rucola.io import read_parquet, write_parquet
 
-OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30}
+OPTIONS = {"min_votes": 3, "min_control_accuracy": 0.5, "min_page_seconds": 30, "form": FORM}
 FORMATS = ["toloka", "label_studio", "long"]
 LONG_LABELS = {"no": "1", "yes": "0", "not_sure": "not_sure", "": ""}
 

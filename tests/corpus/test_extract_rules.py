@@ -7,7 +7,7 @@ from rucola.corpus import schema
 from rucola.corpus.extract import Extractor, _Collector
 from rucola.corpus.extract_rules import EXAMPLE_RULES, EmptyText, variant_rules
 from rucola.corpus.sources.records import RawExample
-from rucola.settings import Extract
+from rucola.settings import Categories, Extract
 
 
 def example(text: str, **fields) -> RawExample:
@@ -16,7 +16,7 @@ def example(text: str, **fields) -> RawExample:
 
 
 def judge(*examples: RawExample, **settings) -> _Collector:
-    extractor = Extractor(Extract(**settings))
+    extractor = Extractor(Extract(**settings), Categories())
     collector = _Collector()
     for item in examples:
         extractor.add(item, collector)

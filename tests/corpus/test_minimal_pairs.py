@@ -11,9 +11,9 @@ import pytest
 from rucola.corpus.learner import EditTypes, MinimalPairs, apply_edits, overlap, read_pairs
 from rucola.corpus.sources.m2 import Edit, read_m2
 from rucola.errors import RucolaError
-from rucola.settings import ExtractM2
+from rucola.settings import LEARNER, Categories, ExtractM2
 
-ERROR_TYPES = ["Morphology", "Syntax", "Semantics"]
+ERROR_TYPES = Categories().of(LEARNER)  # the learner rows' categories (corpus.categories)
 
 
 def pairs(**params) -> MinimalPairs:
@@ -278,7 +278,7 @@ def test_the_most_specific_pattern_wins():
 @pytest.mark.parametrize(
     ("categories", "ignore", "words"),
     [
-        ({"G:*": "Grammar"}, [], "not in extract.error_types"),
+        ({"G:*": "Grammar"}, [], "not in corpus.categories.learner"),
         ({"PUNCT": "Syntax"}, ["PUNCT"], "both name 'PUNCT'"),
     ],
 )

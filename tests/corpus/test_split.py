@@ -125,7 +125,7 @@ def test_pin_keeps_splits_and_reports_changes(tmp_path):
 def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     from rucola.corpus.extract import extract
     from rucola.corpus.split import run_split as split_stage
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
     settings = Extract(
         artefacts="keep",
@@ -138,7 +138,7 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
         ExtractSource(path=str(shared_data / "rucola" / f), type="rucola_csv")
         for f in ("in_domain_train.csv", "in_domain_dev.csv")
     ]
-    extract(settings, sources)
+    extract(settings, Categories(), sources)
     split_stage(*split_params(tmp_path, pin=str(shared_data / "rucola")))
     out = pd.read_parquet(tmp_path / "out.parquet")
     for name, split in [("in_domain_train.csv", "train"), ("in_domain_dev.csv", "validation")]:

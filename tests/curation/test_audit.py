@@ -14,7 +14,7 @@ from rucola.curation.audit import run_audit, summary_lines
 from rucola.curation.categories import category_mismatches, rule_findings
 from rucola.curation.queue import KINDS, QUEUE_SCHEMA, read_queue, sort_queue
 from rucola.io import file_sha256
-from rucola.settings import Audit, LabelErrors, Params
+from rucola.settings import Audit, Categories, LabelErrors, Params
 
 FLIPS = [0, 5, 11, 23, 42]
 
@@ -129,11 +129,11 @@ def test_the_rules_name_what_contradicts_the_row():
         ("g", -1, None, None),
         ("h", 1, None, "learner"),
     )
-    types = ["Morphology", "Syntax", "Semantics", "Hallucination"]
+    types = Categories()  # RuCoLA's: Hallucination out of domain only
     assert rule_findings(rows, types) == {
         0: ["acceptable but has the category Syntax"],
         1: ["unacceptable without a category"],
-        2: ["Typo is not one of validate.error_types"],
+        2: ["Typo is not one of corpus.categories"],
         3: ["Hallucination outside out_of_domain"],
         5: ["unlabelled but has the category Syntax"],
     }
@@ -145,7 +145,7 @@ def test_the_rules_name_what_contradicts_the_row():
 
 def test_the_classifier_flags_a_category_the_rest_of_the_corpus_gives_other_sentences():
     rows = corpus(n=300, recategorised={3: "Semantics", 13: "Morphology"})
-    found, scored = category_mismatches(rows, LabelErrors(), ["Morphology", "Syntax", "Semantics"])
+    found, scored = category_mismatches(rows, LabelErrors(), Categories())
     assert scored == int((rows["label"] == 0).sum())
     flagged = found.set_index("row")
     assert {3, 13} <= set(flagged.index)

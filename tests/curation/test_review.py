@@ -14,7 +14,7 @@ from rucola.curation.review_answers import Answer, ReviewTask
 from rucola.curation.review_config import DECISIONS, NO_CATEGORY, review_config
 from rucola.settings import Params
 
-ERROR_TYPES = Params().validate.error_types
+ERROR_TYPES = Params().corpus.categories.all()
 
 
 def export(run_cli, folder: Path, *options: str) -> list[dict]:

@@ -12,7 +12,7 @@ import pytest
 from review_cases import annotation, data, task, write_export, write_queue
 
 from rucola.curation.review_answers import read_review
-from rucola.settings import Params
+from rucola.settings import Categories, Params
 
 ERRATA_HEADER = "split,domain,id,field,new,reason,old\n"
 QUEUE_FILE = "data/interim/audit.parquet"  # audit.out by default
@@ -161,7 +161,7 @@ def test_the_undecided_list_cannot_be_the_errata_file(run_cli, tmp_path):
 
 def test_the_params_categories_are_the_ones_accepted(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        "validate:\n  error_types: [Syntax, Semantics, Grammar]\n", encoding="utf-8"
+        "corpus:\n  categories:\n    in_domain: [Syntax, Semantics, Grammar]\n", encoding="utf-8"
     )
     write_review(tmp_path,
                  [task(data(label=0, error_type="Syntax"),
@@ -174,7 +174,7 @@ def test_the_params_categories_are_the_ones_accepted(run_cli, tmp_path):
 
 def test_the_reader_keeps_one_answer_per_reviewer(tmp_path):
     path = write_export(tmp_path / "export.json", review_export())
-    tasks = {t.name: t for t in read_review(path, Params().validate.error_types)}
+    tasks = {t.name: t for t in read_review(path, Params().corpus.categories.all())}
     removal = tasks["test/in_domain/7"].answers
     assert [(x.reviewer, x.decision) for x in removal] == [("2", "remove"), ("3", "remove")]
     assert [x.reviewer for x in tasks["train/in_domain/12"].answers] == ["2", "3"]  # one skipped
@@ -204,7 +204,7 @@ def test_a_real_label_studio_export_reads(tmp_path):
         '"updated_by": 4, "comment_authors": []}]'
     )
     path = write_export(tmp_path / "export.json", real)
-    [one] = read_review(path, Params().validate.error_types)
+    [one] = read_review(path, Params().corpus.categories.all())
     assert (one.name, one.sentence, one.label, one.error_type) == (
         "train/in_domain/3",
         "Мальчик спит.",
@@ -220,7 +220,7 @@ def test_the_errata_file_is_what_the_split_stage_reads(run_cli, tmp_path):
 
     write_review(tmp_path, review_export())
     assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
-    errata = read_errata_file(str(tmp_path / "errata.csv"), ErrataOptions())
+    errata = read_errata_file(str(tmp_path / "errata.csv"), ErrataOptions(Categories()))
     assert [(e.split, e.domain, e.id, e.field, e.new, e.old, e.line) for e in errata] == [
         ("train", "in_domain", 3, "label", 0, "1", 2),
         ("train", "in_domain", 3, "error_type", "Syntax", None, 3),
@@ -337,7 +337,7 @@ def _apply(path: Path, tasks: list[dict]) -> Any:
     """What the split stage does with an errata file: read it, check and apply it."""
     from rucola.corpus.errata import ErrataOptions, apply_errata, read_errata_file
 
-    options = ErrataOptions(paths=(str(path),))
+    options = ErrataOptions(Categories(), paths=(str(path),))
     return apply_errata(_split_rows(tasks), read_errata_file(str(path), options), set(), options)
 
 

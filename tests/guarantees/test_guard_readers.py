@@ -118,13 +118,15 @@ def test_a_golden_set_with_a_repeated_column_is_refused(tmp_path):
     """Issue 23, defect 7 (every tabular reader): the controls TSV with ``label`` twice
     (in two cases), which the golden answers of every control page come from."""
     from rucola.annotation.export import read_controls
+    from rucola.annotation.votes import Stage2Form
     from rucola.errors import RucolaError
+    from rucola.settings import Categories
 
     path = write_rows(tmp_path / "controls.tsv",
                       [["id", "sentence", "label", "Label"], ["c1", "Он спит.", "1", "0"]],
                       "\t")  # fmt: skip
     with pytest.raises(RucolaError, match=r"duplicated column\(s\) label") as info:
-        read_controls([path])
+        read_controls([path], Stage2Form.of(Categories()))
     assert (info.value.path, info.value.line) == (str(path), 1)
 
 

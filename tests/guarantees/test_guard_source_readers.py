@@ -66,12 +66,13 @@ def test_what_it_carries_is_what_it_gives(tmp_path: Path, kind: str):
     """A format that carries labels sets each example's label; one that carries only
     marks leaves the label to ``extract.marks``."""
     from rucola.corpus.sources.readers import Readers
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
     reader = SOURCE_READERS[kind]
     path = tmp_path / reader.example_name
     path.write_text(reader.example, encoding="utf-8")
-    examples = list(Readers(Extract()).read(path, ExtractSource(path=str(path), type=kind)))
+    readers = Readers(Extract(), Categories())
+    examples = list(readers.read(path, ExtractSource(path=str(path), type=kind)))
     assert examples and reader.carries and reader.carries <= {LABELS, MARKS}
     labelled = [e.label is not None for e in examples]
     if reader.carries == {LABELS}:

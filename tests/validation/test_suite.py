@@ -387,6 +387,25 @@ def test_hallucination_out_of_domain_is_fine(tmp_path):
     assert result.success, result.summary()
 
 
+def test_the_categories_are_the_params_lists(tmp_path):
+    """``corpus.categories`` decides, per domain: Hallucination listed for in-domain rows
+    passes there; Syntax left out of the in-domain list fails every in-domain Syntax row
+    (a category two other domains allow: one check, the rows of neither refused)."""
+    frame = mutate("error_type", 5, "Hallucination")(valid_frame())
+    allowed = {"categories": {"in_domain": [*IN_DOMAIN_TYPES, "Hallucination"]}}
+    result, _ = run(tmp_path, frame, corpus=allowed)
+    assert result.success, result.summary()
+
+    frame = valid_frame()
+    (tmp_path / "strict").mkdir()
+    strict = {"categories": {"in_domain": ["Morphology", "Semantics"]}}
+    result, _ = run(tmp_path / "strict", frame, corpus=strict)
+    name = "error_type: Syntax only out of domain or learner"
+    assert failed_names(result) == {name}
+    syntax = frame.index[(frame["domain"] == "in_domain") & (frame["error_type"] == "Syntax")]
+    assert len(syntax) and keys(failure(result, name).rows) == {locate(frame, i) for i in syntax}
+
+
 def test_label_outside_zero_and_one_fails(tmp_path):
     frame = valid_frame()
     frame.loc[3, "label"] = 2

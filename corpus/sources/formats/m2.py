@@ -13,7 +13,7 @@ from rucola.errors import RucolaError
 from rucola.registry import SOURCE_READERS
 
 if TYPE_CHECKING:
-    from rucola.settings import Extract, ExtractSource
+    from rucola.settings import Categories, Extract, ExtractSource
 
 
 @SOURCE_READERS.register
@@ -29,12 +29,12 @@ class M2(SourceReader):
     )
     example_name = "essays.m2"
 
-    def __init__(self, settings: Extract) -> None:
+    def __init__(self, settings: Extract, categories: Categories) -> None:
         from rucola.corpus.learner import MinimalPairs
 
-        super().__init__(settings)
+        super().__init__(settings, categories)
         # one for the run: its counts (pairs made, edits per category) go in the report
-        self.pairs = MinimalPairs(settings.m2, settings.error_types)
+        self.pairs = MinimalPairs(settings.m2, categories.of(schema.LEARNER))
 
     def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:
         from rucola.corpus.learner import read_pairs
@@ -48,4 +48,4 @@ class M2(SourceReader):
         return read_pairs(path, source.source or path.stem, self.pairs, self.settings.encoding)
 
     def report(self) -> dict[str, Any]:
-        return {"learner": self.pairs.report()} if self.pairs.counts["sentences"] else {}
+        return {schema.LEARNER: self.pairs.report()} if self.pairs.counts["sentences"] else {}
