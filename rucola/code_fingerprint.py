@@ -30,6 +30,7 @@ What a command's fingerprint covers:
 from __future__ import annotations
 
 import ast
+import functools
 import glob
 import hashlib
 import json
@@ -151,19 +152,45 @@ def package_data(names: set[str], root: Path) -> list[str]:
 # --- settings -----------------------------------------------------------------------------
 
 
-def _outer_params_chains(tree: ast.AST, skipped: frozenset[str]) -> Iterator[str]:
-    """Every ``params.a.b`` attribute chain (the longest, not its prefixes), outside the
-    top-level functions named in ``skipped``: ``a.b``."""
+@functools.cache
+def _parsed(path: str, stamp: tuple[int, int]) -> tuple[str, ast.Module]:
+    """A source file's text and tree, parsed once per content (``stamp``: its mtime and
+    size, so a file edited between two calls is read again)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return text, ast.parse(text)
+
+
+def parsed(path: Path) -> tuple[str, ast.Module]:
+    stat = path.stat()
+    return _parsed(str(path), (stat.st_mtime_ns, stat.st_size))
+
+
+def _lines_of(node: ast.stmt, text: str) -> str:
+    """The whole lines a statement spans (``ast.get_source_segment`` splits the file's
+    text again on every call: too slow for a few hundred classes and fields)."""
+    lines = _split(text)
+    start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    return "".join(lines[start - 1 : node.end_lineno])
+
+
+@functools.lru_cache(maxsize=512)
+def _split(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+@functools.cache
+def _chains_by_body(path: str, stamp: tuple[int, int]) -> dict[str | None, frozenset[str]]:
+    """Every ``params.a.b`` attribute chain (the longest, not its prefixes) of a module,
+    by the top-level function it sits in (None: elsewhere): ``a.b``."""
+    _, tree = _parsed(path, stamp)
     inner: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
             inner.add(id(node.value))
-    bodies = [
-        n
-        for n in getattr(tree, "body", [])
-        if not (isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name in skipped)
-    ]
-    for body in bodies:
+    found: dict[str | None, set[str]] = {}
+    for body in tree.body:
+        owner = body.name if isinstance(body, ast.FunctionDef | ast.AsyncFunctionDef) else None
+        chains = found.setdefault(owner, set())
         for node in ast.walk(body):
             if not isinstance(node, ast.Attribute) or id(node) in inner:
                 continue
@@ -173,7 +200,16 @@ def _outer_params_chains(tree: ast.AST, skipped: frozenset[str]) -> Iterator[str
                 parts.append(value.attr)
                 value = value.value
             if _is_params(value):
-                yield ".".join(reversed(parts))
+                chains.add(".".join(reversed(parts)))
+    return {owner: frozenset(chains) for owner, chains in found.items()}
+
+
+def _outer_params_chains(path: Path, skipped: frozenset[str]) -> Iterator[str]:
+    """The chains of the module at ``path`` outside the top-level functions ``skipped``."""
+    stat = path.stat()
+    for owner, chains in _chains_by_body(str(path), (stat.st_mtime_ns, stat.st_size)).items():
+        if owner is None or owner not in skipped:
+            yield from chains
 
 
 # What a chain of params keys starts from: the name every command and stage gives the
@@ -205,8 +241,7 @@ def read_keys(function: Callable[..., Any], modules: set[str], root: Path) -> se
         if graph.in_cli(name):
             own = {function.__name__} if name == function.__module__ else set()
             skipped = graph.command_functions(name, root) - own
-        tree = ast.parse(known[name].path.read_text(encoding="utf-8"))
-        keys.update(_outer_params_chains(tree, skipped))
+        keys.update(_outer_params_chains(known[name].path, skipped))
     return keys
 
 
@@ -251,8 +286,8 @@ def resolve(key: str) -> tuple[type, str, Any] | None:
 
 def _class_source(cls: type, root: Path) -> tuple[str, ast.ClassDef]:
     path = graph.modules(root)[cls.__module__].path
-    text = path.read_text(encoding="utf-8")
-    for node in ast.parse(text).body:
+    text, tree = parsed(path)
+    for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
             return text, node
     raise RucolaError(f"class {cls.__name__} not found", path)
@@ -269,18 +304,18 @@ def _field_source(cls: type, name: str, root: Path) -> str:
         for statement in node.body:
             target = getattr(statement, "target", None)
             if isinstance(target, ast.Name) and target.id == name:
-                return ast.get_source_segment(text, statement) or ""
+                return _lines_of(statement, text)
     if name in cls.model_fields and cls.__module__.startswith(SETTINGS):  # type: ignore[attr-defined]
         text, node = _class_source(cls, root)
-        return ast.get_source_segment(text, node) or ""
+        return _lines_of(node, text)
     raise RucolaError(f"field {name} of {cls.__name__} not found in its source")
 
 
 def _outside_classes(module: str, root: Path) -> str:
     path = graph.modules(root)[module].path
-    text = path.read_text(encoding="utf-8")
+    text, tree = parsed(path)
     lines = text.splitlines(keepends=True)
-    for node in reversed(ast.parse(text).body):
+    for node in reversed(tree.body):
         if isinstance(node, ast.ClassDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
             del lines[start : node.end_lineno]
@@ -307,7 +342,7 @@ def settings_hashes(keys: set[str], root: Path) -> dict[str, str]:
         if cls.__module__ in SHARED_SETTINGS:
             continue  # shared code (the ``Section`` base): in every command's code already
         text, node = _class_source(cls, root)
-        found[f"{cls.__module__}.{cls.__name__}"] = sha256(ast.get_source_segment(text, node) or "")
+        found[f"{cls.__module__}.{cls.__name__}"] = sha256(_lines_of(node, text))
     modules = {cls.__module__ for cls in models} - SHARED_SETTINGS
     for module in modules:
         found[f"{module} (outside classes)"] = sha256(_outside_classes(module, root))
