@@ -183,6 +183,7 @@ def test_simulated_export_holds_the_toloka_answers(run_cli, simulated):
         assert ls.loc[~answered, "label"].isna().all()
 
 
+@pytest.mark.slow  # a simulated crowd through both exports: about 50 s
 def test_label_studio_and_toloka_answers_merge_alike(simulated):
     def votes(fmt: str, stage: int) -> pd.DataFrame:
         if fmt == "toloka":

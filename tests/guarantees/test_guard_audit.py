@@ -143,6 +143,7 @@ run_audit(
 )
 
 
+@pytest.mark.slow  # kills a real run at its commit: about 20 s
 def test_a_killed_run_leaves_the_previous_outputs_and_the_next_run_cleans_up(tmp_path, split_rows):
     script = tmp_path / "killed.py"
     script.write_text(KILLED, encoding="utf-8")
