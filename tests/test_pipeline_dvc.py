@@ -29,6 +29,7 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     first = sh("dvc", "repro", cwd=project)
     assert sorted(ran(first)) == sorted(
         [
+            "fingerprint_code",
             "track_index",
             "track_extract@0",
             "track_extract@1",
