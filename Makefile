@@ -48,7 +48,8 @@ repro: $(VENV)/.base
 
 # Every test, on every core (pytest-xdist; a module's tests stay on one worker, so its
 # module fixtures are built once). `make test-fast`: the edit-test loop, without the tests
-# marked slow (real DVC pipelines, the published corpus, benchmarks, servers).
+# marked slow: over about 2 s each (real DVC repositories and pipelines, the published corpus,
+# GX validation runs, benchmarks, browsers, servers).
 PYTEST_PARALLEL := -n auto --dist loadscope
 test: $(VENV)/.full
 	$(OFFLINE) pytest -q $(PYTEST_PARALLEL)

@@ -72,6 +72,7 @@ def test_it_is_short_and_lists_no_code_file():
     assert paths and not [p for p in paths if p.endswith(".py")]
 
 
+@pytest.mark.slow
 def test_each_stage_depends_on_its_own_commands_fingerprint_only():
     """The fingerprint is the stage's code: a stage without it would not rerun when its
     code changes, and one with another command's would rerun for code it does not run."""
@@ -175,6 +176,7 @@ def _covered(key: str, settings: dict[str, str]) -> bool:
     return bool(covered & set(settings))
 
 
+@pytest.mark.slow
 def test_the_params_a_stage_lists_are_settings_its_fingerprint_covers():
     """DVC reruns a stage when a value it lists changes; its fingerprint must cover each
     such key's model (or field) too, or a change to what the key means (its default, its

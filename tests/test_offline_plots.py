@@ -51,11 +51,13 @@ def project(tmp_path_factory):
     return project
 
 
+@pytest.mark.slow
 def test_dvcs_own_page_needs_the_network(project):
     """Why the template exists: without it the page's scripts come from a CDN."""
     assert REMOTE_SCRIPT.search(show(project))
 
 
+@pytest.mark.slow
 def test_the_page_draws_every_series_offline(project, tmp_path):
     template = write_template(tmp_path / "template.html")
     html = show(project, "--html-template", str(template))
@@ -68,6 +70,7 @@ def test_the_page_draws_every_series_offline(project, tmp_path):
         assert f">{series}</text>" in legend, series
 
 
+@pytest.mark.slow
 def test_the_template_is_the_same_bytes_each_time(tmp_path):
     first = write_template(tmp_path / "a.html").read_bytes()
     assert first == write_template(tmp_path / "b.html").read_bytes()

@@ -15,6 +15,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from rucola.import_graph import package_dirs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,6 +25,7 @@ FOLDERS = sorted({path.relative_to(ROOT).as_posix() for path in package_dirs().v
 SOURCES = ["pyproject.toml", "README.md", *FOLDERS]
 
 
+@pytest.mark.slow
 def test_wheel_exposes_only_rucola(tmp_path):
     project = tmp_path / "project"
     project.mkdir()

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rucola.corpus.filters.registry import THRESHOLDS
+from rucola.corpus.thresholds import THRESHOLDS
 from rucola.rules import RowRule
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from rucola.corpus.filters.registry import THRESHOLDS
+from rucola.corpus.thresholds import THRESHOLDS
 from rucola.rules import RowRule
 
 if TYPE_CHECKING:

@@ -31,9 +31,9 @@ import pyarrow as pa
 from rucola.corpus import attributes, schema
 from rucola.corpus.filters.duplicates import DuplicateRule
 from rucola.corpus.filters.frequency import high_freq_share
-from rucola.corpus.filters.registry import THRESHOLDS
 from rucola.corpus.measured import MEASURED_ATTRIBUTES, attribute_fields
 from rucola.corpus.plots import token_length_histogram
+from rucola.corpus.thresholds import THRESHOLDS
 from rucola.errors import RucolaError
 from rucola.rules import FilterRule, apply_rules
 from rucola.stage import StageRun, open_parquet, read_table, reading

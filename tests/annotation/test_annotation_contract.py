@@ -108,6 +108,7 @@ def test_file_names_match_in_any_case(run_cli, project, hand_export):
     assert "1 tasks" in stdout
 
 
+@pytest.mark.slow
 def test_merge_failing_at_the_plot_keeps_the_previous_outputs(
     run_cli, project, hand_export, monkeypatch
 ):

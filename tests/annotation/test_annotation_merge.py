@@ -125,6 +125,7 @@ def test_dawid_skene_beats_majority_with_a_third_of_spammers(seed):
     assert scores["dawid_skene"] > scores["majority"] + 0.02, scores
 
 
+@pytest.mark.slow
 def test_aggregation_is_deterministic():
     votes, _ = _spammer_votes(3, n_tasks=40)
     tasks = sorted(votes["task"].unique())
@@ -134,6 +135,7 @@ def test_aggregation_is_deterministic():
         pd.testing.assert_frame_equal(first, again)
 
 
+@pytest.mark.slow
 def test_cli_merge_writes_table_report_and_plot(run_cli, project, hand_export):
     code, stdout, stderr = run_cli("annotate", "merge", cwd=project)
     assert code == 0, stderr

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from annotation_helpers import FORM
 
 from rucola.annotation.simulate import evaluate, read_truth
 from rucola.io import read_parquet
 
 
+@pytest.mark.slow
 def test_simulated_two_stage_export_recovers_the_published_labels(run_cli, project, shared_data):
     truth_path = shared_data / "rucola" / "out_of_domain_dev.csv"
     code, stdout, stderr = run_cli(

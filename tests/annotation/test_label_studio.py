@@ -210,6 +210,7 @@ def test_label_studio_and_toloka_answers_merge_alike(simulated):
             assert a[column].equals(b[column]), (method, column)
 
 
+@pytest.mark.slow
 def test_cli_merge_reads_label_studio_exports(run_cli, simulated):
     args = ["annotate", "merge", "--out", "{}.parquet", "--report", "merged-{}/report.json"]
     for fmt in ("toloka", "label_studio"):

@@ -191,6 +191,7 @@ def test_published_rows_with_control_characters_are_set_aside(run_cli, tmp_path,
         assert report["normalised"] == {"rows": 0, "examples": [], "characters": {}}
 
 
+@pytest.mark.slow
 def test_published_release_holds_no_unprintable_character(shared_data: Path):
     """The v1 rebuild (``normalize: false``) sets aside nothing for this reason: the real
     files hold no control, format (other than one soft hyphen), private-use, unassigned or

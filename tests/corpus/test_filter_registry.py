@@ -12,8 +12,8 @@ import pytest
 
 from rucola.corpus.filters.frequency import HighFrequencyShareRule
 from rucola.corpus.filters.length import TokenCountRule
-from rucola.corpus.filters.registry import THRESHOLDS
 from rucola.corpus.filters.stage import build_rules, run_filter
+from rucola.corpus.thresholds import THRESHOLDS
 from rucola.io import write_parquet
 from rucola.rules import RowRule, RuleRegistry
 from rucola.settings import Filter, Screen

@@ -59,6 +59,7 @@ def test_ratios_balance_and_groups(tmp_path):
         assert set(domain) == {"splits"} and set(domain["splits"]) == {"train", "validation"}
 
 
+@pytest.mark.slow
 def test_ids_are_sequential_per_numbering_and_deterministic(tmp_path):
     """Train and validation are numbered per domain (as the published files are), test as
     one split (its domains hidden)."""
@@ -122,6 +123,7 @@ def test_pin_keeps_splits_and_reports_changes(tmp_path):
     assert set(new.loc[~new["sentence"].isin(before), "split"]) >= {"train"}
 
 
+@pytest.mark.slow
 def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     from rucola.corpus.extract import extract
     from rucola.corpus.split import run_split as split_stage

@@ -209,6 +209,7 @@ def test_screen_names_itself_in_the_set_aside_rows_and_keeps_candidate_columns(r
     assert kept.column("candidate_id").to_pylist() == ["c3"] and "origin" not in kept.column_names
 
 
+@pytest.mark.slow
 def test_measure_and_split_report_every_row_kept(run_cli, tmp_path):
     folder = project(tmp_path)
     write_parquet(rows(), folder / "data/interim/combined.parquet")

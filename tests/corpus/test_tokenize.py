@@ -6,6 +6,7 @@ import csv
 import random
 from pathlib import Path
 
+import pytest
 import razdel
 
 from rucola.corpus.tokens import _SIMPLE, tokenize
@@ -15,6 +16,7 @@ def _razdel(text: str) -> list[str]:
     return [t.text for t in razdel.tokenize(text)]
 
 
+@pytest.mark.slow
 def test_fast_path_equals_razdel_on_fuzzed_sentences():
     rng = random.Random(0)
     letters = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБЁЯabcXYZ"
@@ -42,6 +44,7 @@ def test_fallback_cases_keep_razdel_behaviour():
         assert tokenize(text) == _razdel(text)
 
 
+@pytest.mark.slow
 def test_fast_path_equals_razdel_on_the_published_corpus(shared_data: Path):
     fast = 0
     for name in ("in_domain_train", "in_domain_dev", "out_of_domain_dev", "test"):

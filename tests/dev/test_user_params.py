@@ -39,6 +39,7 @@ def values(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_dvc_s_rewrite_passes_check_and_generate_keeps_the_value(project: Path, capsys):
     path = project / "params.yaml"
     before = path.read_text(encoding="utf-8")
@@ -54,6 +55,7 @@ def test_dvc_s_rewrite_passes_check_and_generate_keeps_the_value(project: Path, 
     assert run("check", project) == 0
 
 
+@pytest.mark.slow
 def test_a_preset_copied_over_params_yaml_is_kept(project: Path):
     shutil.copyfile(project / "configs/rucola-v1.yaml", project / "params.yaml")
     copied = (project / "params.yaml").read_text(encoding="utf-8")
@@ -62,6 +64,7 @@ def test_a_preset_copied_over_params_yaml_is_kept(project: Path):
     assert (project / "params.yaml").read_text(encoding="utf-8") == copied
 
 
+@pytest.mark.slow
 def test_a_hand_edit_is_kept(project: Path):
     path = project / "params.yaml"
     text = path.read_text(encoding="utf-8")
@@ -73,6 +76,7 @@ def test_a_hand_edit_is_kept(project: Path):
     assert path.read_text(encoding="utf-8") == edited
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -96,6 +100,7 @@ def test_an_unknown_key_or_a_wrong_type_fails_check_in_one_line(
         assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_missing_key_is_stale_and_generate_adds_it_keeping_every_value(project: Path, capsys):
     path = project / "params.yaml"
     apply_overrides(str(path), ["filter.min_tokens=5"])

@@ -34,6 +34,7 @@ def _run(tmp_path, sources, generate_params, generator: dict, name: str = "g") -
     return rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("family", ["marian", "m2m", "mbart"])
 def test_translation(tmp_path: Path, sources, generate_params, tiny_models, backend, family):

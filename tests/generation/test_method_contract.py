@@ -47,6 +47,7 @@ def test_the_registry_holds_the_four_methods():
     assert {"translation", "back_translation", "paraphrase", "perturbation"} <= set(METHODS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", METHODS)
 def test_its_example_runs_counts_every_sentence_and_repeats_itself(
     tmp_path: Path, sources, generate_params, tiny_models, name: str

@@ -86,6 +86,7 @@ def test_the_report_does_not_change_when_test_ids_are_shuffled(tmp_path, split_r
     assert first.read_bytes() == second.read_bytes()
 
 
+@pytest.mark.slow
 def test_the_report_does_not_change_when_what_test_rows_hide_changes(tmp_path, split_rows):
     """Issue 32: flip every test label, swap categories and domains of test rows: the
     public report (train and validation counts from a model that never saw a test label)
@@ -103,6 +104,7 @@ def test_the_report_does_not_change_when_what_test_rows_hide_changes(tmp_path, s
         assert (first.read_bytes() == second.read_bytes()) is same, name
 
 
+@pytest.mark.slow
 def test_the_queue_is_the_same_bytes_every_run(tmp_path, split_rows):
     for name in ("a", "b"):
         run_audit(audit_settings(tmp_path / name), Params(), str(split_rows))

@@ -194,6 +194,7 @@ def refused(run_cli, project: Path, *needles: str) -> str:
     return one_error_line(stderr, *needles)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("header", "lines", "line", "words"),
     [case[1:] for case in CASES],

@@ -521,6 +521,7 @@ def test_memory_that_runs_out_anyway_is_one_line_and_writes_nothing(run_cli, tmp
 # --- 5. params files: aliases, checks between keys, names ---------------------------------
 
 
+@pytest.mark.slow
 def test_a_yaml_alias_bomb_fails_fast(tmp_path):
     """Issue 23, minor: a billion-laughs alias bomb (9 levels of 9 aliases) under an
     unknown key took over a minute before its error. Run as a separate process, so the

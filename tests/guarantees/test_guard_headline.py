@@ -86,6 +86,7 @@ def pinned(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
     return root / "split.parquet", first[[*rows.columns, "split"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hidden", sorted(HIDDEN))
 def test_what_test_rows_hide_changes_no_byte_the_split_or_the_headline_show(
     run_cli, tmp_path, pinned, hidden

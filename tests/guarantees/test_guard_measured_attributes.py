@@ -22,7 +22,6 @@ from guards import one_error_line, snapshot
 
 from rucola.corpus import schema
 from rucola.corpus.filters.duplicates import DuplicateRule
-from rucola.corpus.filters.registry import THRESHOLDS
 from rucola.corpus.filters.stage import STAGE_NEEDS
 from rucola.corpus.measure import measure_batch
 from rucola.corpus.measured import (
@@ -32,6 +31,7 @@ from rucola.corpus.measured import (
     SentenceAttribute,
     attribute_fields,
 )
+from rucola.corpus.thresholds import THRESHOLDS
 from rucola.io import write_parquet
 from rucola.rules import RowRule
 

@@ -96,6 +96,7 @@ def test_simulate_refuses_a_persons_tsv_too(run_cli, project):
         assert snapshot(project / "mine") == {"stage2/results.tsv": answers.read_bytes()}
 
 
+@pytest.mark.slow
 def test_simulate_rewrites_its_own_out_dir_in_either_format(run_cli, project):
     """Issue 23, critical 1 (what still holds): simulate into its own earlier out-dir, in
     the other format and back, replaces its own files and leaves one format."""
@@ -161,6 +162,7 @@ write_text(sys.argv[1], "out.txt")
 """
 
 
+@pytest.mark.slow
 def test_an_output_restored_by_dvc_checkout_counts_as_written(tmp_path):
     """Issue 23, "ownership": an output ``dvc checkout`` (or a fresh clone and ``dvc
     pull``) restored carries no record of its own, but ``dvc.lock`` names it with its hash:
@@ -219,6 +221,7 @@ LEFTOVERS = [
 ]
 
 
+@pytest.mark.slow
 def test_a_run_killed_at_its_commit_leaves_nothing_git_would_commit(tmp_path):
     """Issue 23, defect 5: a run killed at the commit step left
     ``data/release/.private.rucola-staged/test_gold.parquet`` and
@@ -265,6 +268,7 @@ def test_the_repository_ignores_every_staging_and_temporary_name():
 # -- minor: Data Docs ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_data_docs_land_at_the_same_paths_with_the_same_bytes(tmp_path):
     """Issue 23, minor: ``reports/validation_docs`` paths changed every run (GX names a
     run's pages by its time). Now the same data gives the same files, byte for byte."""
@@ -283,6 +287,7 @@ def test_data_docs_land_at_the_same_paths_with_the_same_bytes(tmp_path):
     assert docs[0] == docs[1]
 
 
+@pytest.mark.slow
 def test_validate_input_leaves_the_pipelines_data_docs_alone(run_cli, tmp_path):
     """Issue 23, minor: ``rucola validate --input X`` overwrote the pipeline's Data Docs
     with X's. Now a file given with ``--input`` gets its report only."""

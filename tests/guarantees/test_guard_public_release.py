@@ -187,6 +187,7 @@ def test_publish_refuses_a_file_changed_since_the_build(project, run_cli):
     assert "manifest" in stderr
 
 
+@pytest.mark.slow
 def test_the_public_diff_does_not_list_hidden_test_changes(tmp_path, run_cli):
     """Issue 23, critical 3: ``rucola release diff`` (and the changelog) listed hidden test
     rows as "recategorised ... (hidden) -> (hidden)": only unacceptable rows have a
@@ -328,6 +329,7 @@ def published(root: Path, run_cli) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.slow
 def test_shuffling_what_test_rows_hide_changes_no_published_byte(tmp_path, run_cli):
     """Issue 23, "Done when": shuffling the test rows' labels, categories, domains and
     sources changes no byte of any file in the publish manifest, the CSV layout and the

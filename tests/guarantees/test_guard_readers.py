@@ -244,6 +244,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(BROKEN))
 def test_a_label_studio_export_of_the_wrong_shape_is_refused(run_cli, label_studio, case):
     """Issue 23, defect 8: ``annotations`` of ``"oops"``, ``null`` or ``[5]`` made its vote
@@ -363,6 +364,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SIGKILL of a process tree")
 def test_measure_workers_die_with_their_parent(tmp_path):
     """Issue 23, minor: ``rucola measure``'s worker processes survived a kill -9 of their

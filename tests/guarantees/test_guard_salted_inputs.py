@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 from guards import one_error_line, snapshot
 
@@ -119,6 +120,7 @@ def _guess_script(root: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow
 def test_the_brute_force_script_finds_an_unsalted_errata_file_and_no_salted_one(run_cli, tmp_path):
     """scripts/guess_private_hashes.py (the closing note's figures) finds a one-row errata
     file of `audit import`'s template by its md5 in a tracked file, and nothing once the

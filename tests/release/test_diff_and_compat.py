@@ -366,6 +366,7 @@ ERRATA = [
 ]
 
 
+@pytest.mark.slow
 def test_errata_are_in_the_ledger_and_each_change_shows_its_own_cause(tmp_path):
     import pyarrow.parquet as pq
 
@@ -427,6 +428,7 @@ def test_errata_are_in_the_ledger_and_each_change_shows_its_own_cause(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_the_public_diff_never_tells_a_test_rows_erratum(tmp_path):
     """Issue 23 holds for errata: with only test rows corrected by errata, the public diff
     lists the text change alone, without its cause, and nothing relabelled."""

@@ -67,6 +67,7 @@ def build_all(folder: Path, frame: pd.DataFrame) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.slow
 def test_shuffling_hidden_attributes_among_test_rows_changes_no_public_byte(tmp_path):
     frame = split_corpus(tmp_path)
     test = frame.index[frame["split"] == "test"]
@@ -121,6 +122,7 @@ def test_ids_and_order_of_public_test_rows_do_not_tell_domain_label_or_category(
     assert abs(rank_z(pd.Series(range(len(by_domain))), by_domain["domain"] == "in_domain")) > 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", ["in_domain", "out_of_domain"])
 def test_no_per_domain_test_rows_in_public(tmp_path, config):
     frame = split_corpus(tmp_path)

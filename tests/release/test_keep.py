@@ -123,6 +123,7 @@ keep_release(load_settings(Path("params.yaml")), "1.0.0")
 """
 
 
+@pytest.mark.slow
 def test_the_next_keep_removes_what_a_killed_keep_left(project, run_cli, tmp_path_factory):
     """A keep killed while copying left ``.v1.0.0.XXXXXXXX.rucola-tmp`` (public folder and
     gold, half copied) in data/releases, and every later run left it there. The next run

@@ -224,6 +224,7 @@ def test_test_row_votes_and_soft_labels_change_no_public_byte(tmp_path):
     assert not private[0].equals(private[1])
 
 
+@pytest.mark.slow
 def test_annotator_ids_are_stable_with_one_key_and_differ_with_another(tmp_path, monkeypatch):
     frame, votes = votes_corpus()
     released = {}
@@ -290,6 +291,7 @@ def test_env_key_missing_is_one_line_from_the_command(run_cli, tmp_path, monkeyp
     assert not (tmp_path / "data/release").exists()
 
 
+@pytest.mark.slow
 def test_sample_key_works_and_the_card_says_so(tmp_path, key_env):
     frame, votes = votes_corpus()
     build(tmp_path / "sample", frame, votes, key="sample")
@@ -389,6 +391,7 @@ def online(monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "hf_test_token")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["no_key", "empty_key", "sample", "sample_with_key", "other"])
 def test_publish_refuses_votes_without_the_right_key(run_cli, tmp_path, monkeypatch, online, case):
     monkeypatch.setenv(ENV_VARIABLE, KEY)

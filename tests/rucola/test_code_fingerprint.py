@@ -49,6 +49,7 @@ def original() -> dict[str, dict]:
     return fingerprints(app, ROOT)
 
 
+@pytest.mark.slow
 def test_every_command_has_one_and_the_committed_ones_are_current():
     names = set(fingerprints(app, ROOT))
     assert {"filter.json", "annotate/merge.json", "release/build.json", "audit.json"} <= names
@@ -80,6 +81,7 @@ def test_settings_are_the_models_a_command_reads():
     assert "filter.report" in summarize and "rucola.settings.corpus.Filter" not in summarize
 
 
+@pytest.mark.slow
 def test_a_new_filter_key_changes_exactly_the_filter_and_validate(tmp_path: Path, original):
     root = code_copy(tmp_path)
     edit(
@@ -90,6 +92,7 @@ def test_a_new_filter_key_changes_exactly_the_filter_and_validate(tmp_path: Path
     assert changed(original, fingerprints(app, root)) == {"filter.json", "validate.json"}
 
 
+@pytest.mark.slow
 def test_a_module_one_stage_uses_changes_that_stage_only(tmp_path: Path, original):
     root = code_copy(tmp_path)
     edit(root / "corpus/split.py", '"""', '"""A comment. ')
@@ -116,6 +119,7 @@ def test_every_package_data_pattern_has_its_reader():
             assert f"{dirs[package]}/{pattern}" in named, (package, pattern)
 
 
+@pytest.mark.slow
 def test_write_replaces_what_changed_and_removes_what_no_command_has(tmp_path: Path):
     root = code_copy(tmp_path)
     folder = root / OUT_DIR
@@ -133,6 +137,7 @@ def test_write_replaces_what_changed_and_removes_what_no_command_has(tmp_path: P
     assert (folder / "filter.json").stat().st_mtime_ns == before  # unchanged: not rewritten
 
 
+@pytest.mark.slow
 def test_check_names_each_stale_file_and_writes_nothing(tmp_path: Path):
     from dvc_project import run
 
@@ -164,6 +169,7 @@ def test_dvc_reruns_exactly_the_stages_a_change_touches(built_sample_copy: Path)
     assert ran(sh("dvc", "repro", cwd=root)) == ["fingerprint_code", "baseline"]
 
 
+@pytest.mark.slow
 def test_a_fresh_clones_fingerprints_are_replaced_and_a_persons_file_is_not(tmp_path: Path):
     """A clone's files carry no record of their writer (git restores bytes only), and
     dvc.lock hashes the folder: a file holding a fingerprint is rucola's to replace; a

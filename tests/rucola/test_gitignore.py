@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from rucola.gitignore import ignore_in_git
 
 
@@ -47,6 +49,7 @@ def test_outside_a_work_tree_or_at_its_root_nothing_is_written(tmp_path):
     assert ignore_in_git(root) is None
 
 
+@pytest.mark.slow
 def test_dvc_add_writes_no_second_entry(tmp_path):
     root = repository(tmp_path)
     subprocess.run(["dvc", "init", "-q"], cwd=root, check=True)

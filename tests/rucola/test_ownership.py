@@ -117,6 +117,7 @@ def test_a_write_removes_what_a_killed_write_of_the_same_file_left(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "out.txt"]
 
 
+@pytest.mark.slow
 def test_a_persistent_output_of_the_stage_dvc_runs_may_be_replaced(tmp_path, monkeypatch):
     """``persist: true`` keeps a committed report in place through a failed ``dvc repro``;
     it must not make the stage refuse its own report (DVC would have deleted it)."""

@@ -22,6 +22,7 @@ def docs(tmp_path_factory):
     return build(tmp_path_factory.mktemp("docs"))
 
 
+@pytest.mark.slow
 def test_the_index_shows_the_table_of_runs(docs):
     page = dom(docs / "index.html")
     # two runs (rows and balance) and two suites, each a row bootstrap-table built
@@ -38,6 +39,7 @@ def test_the_status_icons_are_drawn(docs, tmp_path):
     assert pixels_near(png, SUCCESS_GREEN) > 100
 
 
+@pytest.mark.slow
 def test_a_validation_page_is_built_by_its_scripts(docs, tmp_path):
     page = next(docs.glob("validations/rucola_rows/*/*/*.html"))
     rendered = dom(page)

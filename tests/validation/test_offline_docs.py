@@ -62,6 +62,7 @@ def test_no_graph_no_vega(docs):
         assert "vega" not in page.read_text(encoding="utf-8").lower(), page
 
 
+@pytest.mark.slow
 def test_a_page_that_draws_gets_vega_inlined_once(tmp_path):
     pytest.importorskip("vl_convert", reason="vl-convert-python: pip install -e '.[plots]'")
     page = tmp_path / "expectations" / "graph.html"
@@ -97,6 +98,7 @@ def test_an_asset_without_a_local_copy_is_an_error(tmp_path):
         make_offline(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_rebuild_leaves_no_page_of_the_earlier_build(tmp_path):
     """After a branch switch the docs showed the other build: a rebuild replaces the whole
     folder, so the pages of other data (another run name) are gone."""

@@ -131,6 +131,7 @@ def locate(frame: pd.DataFrame, index: int) -> tuple[str, int]:
 # --- clean data ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_valid_frame_passes_and_records_the_hash(tmp_path):
     frame = valid_frame()
     result, report = run(tmp_path, frame, docs=True)
@@ -156,6 +157,7 @@ def test_valid_frame_passes_and_records_the_hash(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_report_is_byte_identical_across_runs(tmp_path):
     frame = valid_frame()
     frame.loc[3, "sentence"] = "*Мальчик читает книгу вчера."  # a failure with rows, too
@@ -168,6 +170,7 @@ def test_report_is_byte_identical_across_runs(tmp_path):
     assert (tmp_path / "docs" / "index.html").is_file()
 
 
+@pytest.mark.slow
 def test_hash_follows_the_file(tmp_path):
     _, first = run(tmp_path, valid_frame())
     frame = valid_frame()
@@ -177,6 +180,7 @@ def test_hash_follows_the_file(tmp_path):
     assert second["data_sha256"] == file_sha256(tmp_path / "split.parquet")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "sentence",
     [
@@ -198,6 +202,7 @@ def test_ordinary_text_passes(tmp_path, sentence):
     assert report["success"] is True
 
 
+@pytest.mark.slow
 def test_a_domain_without_rows_is_skipped(tmp_path):
     frame = renumber(valid_frame().query("domain == 'in_domain'"))
     result, _ = run(tmp_path, frame)
@@ -233,6 +238,7 @@ def test_leading_mark_fails_and_names_the_row(tmp_path, sentence):
     assert entry["rows"] == rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "sentence",
     [
@@ -352,6 +358,7 @@ def mutate(column: str, index: int, value) -> Callable[[pd.DataFrame], pd.DataFr
     return apply
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("change", "index", "name"),
     [
@@ -387,6 +394,7 @@ def test_hallucination_out_of_domain_is_fine(tmp_path):
     assert result.success, result.summary()
 
 
+@pytest.mark.slow
 def test_the_categories_are_the_params_lists(tmp_path):
     """``corpus.categories`` decides, per domain: Hallucination listed for in-domain rows
     passes there; Syntax left out of the in-domain list fails every in-domain Syntax row
@@ -414,6 +422,7 @@ def test_label_outside_zero_and_one_fails(tmp_path):
     assert keys(failure(result, name).rows) == {locate(frame, 3)}
 
 
+@pytest.mark.slow
 def test_unlabelled_rows_only_in_test(tmp_path):
     """A published test row whose gold we do not hold passes; -1 outside test fails."""
     frame = valid_frame()
@@ -458,6 +467,7 @@ def test_n_tokens_bounds_come_from_params(tmp_path):
     assert len(rows) == len(frame)
 
 
+@pytest.mark.slow
 def test_a_null_token_bound_is_off_as_in_the_filter(tmp_path):
     """The schema allows ``filter.min_tokens: null`` ("off") and the filter honours it;
     validation failed with "filter.min_tokens must be a number, not None". A null bound is
@@ -577,6 +587,7 @@ def learner_rows(validation_acceptable: int = 7) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 def test_tolerances_scale_with_the_split_size(tmp_path):
     """A 12-row split cannot hold the domain's share 0.550847 closer than 7/12: off by
     0.032486, over the configured 0.03 but well within two standard errors (0.287)."""
@@ -638,6 +649,7 @@ def stratified(n: int, train: int, validation: int) -> list[str]:
     return [names[(i * 7) % n] for i in range(n)]
 
 
+@pytest.mark.slow
 def test_new_rows_of_a_pinned_domain_are_checked_against_the_ratios(tmp_path):
     """The pinned in-domain rows are the published release's; the 40 new rows must follow
     split.ratios among themselves (before issue 24 nothing checked them, and all of them
@@ -660,6 +672,7 @@ def test_new_rows_of_a_pinned_domain_are_checked_against_the_ratios(tmp_path):
         assert result.success, result.summary()
 
 
+@pytest.mark.slow
 def test_new_rows_sent_to_one_split_must_all_be_there(tmp_path):
     policy = "new rows: all in train (split.new_rows), where the domain has pinned rows"
     frame = pinned_with_new_rows(["train"] * 40)
@@ -731,6 +744,7 @@ def test_relative_paths_as_the_cli_passes_them(tmp_path, monkeypatch):
     ]
 
 
+@pytest.mark.slow
 def test_gx_stays_quiet(tmp_path, capfd):
     run(tmp_path, valid_frame(), docs=True)
     out, err = capfd.readouterr()
