@@ -47,10 +47,11 @@ repro: $(VENV)/.base
 	$(OFFLINE) dvc repro
 
 # Every test, on every core (pytest-xdist; a module's tests stay on one worker, so its
-# module fixtures are built once). `make test-fast`: the edit-test loop, without the tests
+# module fixtures are built once; the long modules go first: LONG_MODULES in
+# tests/conftest.py). `make test-fast`: the edit-test loop, without the tests
 # marked slow: over about 2 s each (real DVC repositories and pipelines, the published corpus,
 # GX validation runs, benchmarks, browsers, servers).
-PYTEST_PARALLEL := -n auto --dist loadscope
+PYTEST_PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
 test: $(VENV)/.full
 	$(OFFLINE) pytest -q $(PYTEST_PARALLEL)
 
