@@ -48,7 +48,7 @@ repro: $(VENV)/.base
 
 # Every test, on every core (pytest-xdist; a module's tests stay on one worker, so its
 # module fixtures are built once; the long modules go first: LONG_MODULES in
-# tests/conftest.py). `make test-fast`: the edit-test loop, without the tests
+# tests/long_modules.py). `make test-fast`: the edit-test loop, without the tests
 # marked slow: over about 2 s each (real DVC repositories and pipelines, the published corpus,
 # GX validation runs, benchmarks, browsers, servers).
 PYTEST_PARALLEL := -n auto --dist loadscope --no-loadscope-reorder

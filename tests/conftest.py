@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from long_modules import LONG_MODULES
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,30 +92,9 @@ def run_cli():
     return invoke
 
 
-# The modules that take minutes each (real pipelines, the published corpus; measured with
-# `--durations`), longest first. pytest-xdist hands a worker one module at a time, in
-# collection order (`--no-loadscope-reorder` in the Makefile; its default order, most tests
-# first, put these last): a long module handed out last leaves the other worker idle for
-# all of it, so they go first. Only the order changes; `test_test_loop.py` checks each
-# name still is a module.
-LONG_MODULES = (
-    "tests/test_pipeline_dvc.py",
-    "tests/test_rucola_release.py",
-    "tests/test_second_machine.py",
-    "tests/test_experiments.py",
-    "tests/test_hidden_v1_1.py",
-    "tests/guarantees/test_guard_hidden_tracked.py",
-    "tests/test_metrics_and_plots.py",
-    "tests/rucola/test_code_fingerprint.py",
-    "tests/test_growing_corpus.py",
-    "tests/validation/test_suite.py",
-    "tests/test_benchmarks.py",
-    "tests/generation/test_ray_engine.py",
-)
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long modules first, longest first; every other test keeps its place."""
+    """The long modules first, longest first (``long_modules.py``); every other test keeps
+    its place."""
     rank = {name: i for i, name in enumerate(LONG_MODULES)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 

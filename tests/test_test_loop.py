@@ -4,8 +4,11 @@ Makefile keeps the order they are given (pytest-xdist's default reorders by test
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from conftest import LONG_MODULES, ROOT
+from long_modules import LONG_MODULES
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_each_long_module_is_a_test_module_once():
