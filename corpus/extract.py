@@ -11,8 +11,10 @@ of a sentence.
 Reasons a row is set aside, in the order the rules of ``corpus.extract_rules`` apply them:
 the reader's own (from M2 learner corpora ``annotators_disagree``, ``overlapping_edits``
 and ``unknown_edit_type``: ``corpus.learner`` turns a sentence's edits into minimal
-pairs), ``control_character`` / ``non_printing_character``, ``empty``, ``unknown_mark``
-(with ``extract.unknown_mark: reject``), ``excluded_mark``, ``empty``,
+pairs; from labelled tables ``excluded_label``), ``control_character`` /
+``non_printing_character``, ``empty``, ``unknown_mark`` (with ``extract.unknown_mark:
+reject``), ``excluded_mark``, ``mark_contradicts_label`` (a published label and the mark
+beside it disagree; the mark in ``detail``), ``empty``,
 ``error_type_on_acceptable``, ``artefact:<kind>`` (with ``extract.artefacts: reject``);
 then, over all kept rows (``corpus.dedup.exact_duplicates``), ``duplicate`` and
 ``conflicting_labels``. A source file that yields no example at all (a header-only sheet,
@@ -36,6 +38,7 @@ from rucola.corpus.alternations import expand
 from rucola.corpus.dedup import exact_duplicates, sentence_key
 from rucola.corpus.extract_rules import (
     EXAMPLE_RULES,
+    MARK_CONTRADICTS_LABEL,
     Artefacts,
     EmptyText,
     Text,
@@ -186,8 +189,19 @@ class Extractor:
         return verdict
 
     def _judge(self, example: RawExample, mark: str) -> int | str:
-        """The label of one variant, or the reason it is set aside."""
+        """The label of one variant, or the reason it is set aside. A published label
+        decides; a mark beside it (a labelled table's mark column, or a mark in front of
+        the text) is checked: one whose verdict is the other label sets the row aside
+        (``mark_contradicts_label``); an excluded mark does not (the publisher judged it)."""
         if example.label is not None:
+            if example.label != schema.UNLABELLED and (example.checks_mark or mark):
+                verdict = self._verdict(example, mark)
+                if verdict is None:
+                    return "unknown_mark"
+                if verdict in (ACCEPTABLE, UNACCEPTABLE) and (verdict == ACCEPTABLE) != (
+                    example.label == schema.ACCEPTABLE
+                ):
+                    return MARK_CONTRADICTS_LABEL
             return example.label
         verdict = self._verdict(example, mark)
         if verdict is None:
@@ -264,7 +278,8 @@ class Extractor:
             return
         group = "g" + stable_hash(example.origin)
         for variant in self._variants(text, out, corrections):
-            label = variant.label if isinstance(variant.label, int) else None
+            # a published label set aside with its mark's reason keeps its label in the side file
+            label = variant.label if isinstance(variant.label, int) else example.label
             found = first_reason(variant, self.variant_rules)
             if found is not None:
                 rule, reason = found

@@ -11,7 +11,8 @@ its variants, aside):
 2. its text once the mark is split off and the text normalised (:class:`EmptyText`):
    ``empty``;
 3. each variant of it (an alternation gives several; :func:`variant_rules`): the mark's
-   verdict (``unknown_mark`` with ``extract.unknown_mark: reject``, ``excluded_mark``),
+   verdict (``unknown_mark`` with ``extract.unknown_mark: reject``, ``excluded_mark``,
+   ``mark_contradicts_label``: a published label and its row's mark disagree),
    ``empty``, ``error_type_on_acceptable`` (a category on the row itself while no variant
    is unacceptable), then ``artefact:<kind>`` (with ``extract.artefacts: reject``).
 
@@ -32,6 +33,9 @@ from rucola.corpus.sources.records import RawExample
 from rucola.rules import ItemRule, Reason
 
 ERROR_TYPE_ON_ACCEPTABLE = "error_type_on_acceptable"
+# A published label and the mark beside it disagree (CoLA's one row labelled 0 without a
+# mark): which one is right is the maintainer's call, so the row is kept by neither.
+MARK_CONTRADICTS_LABEL = "mark_contradicts_label"
 
 
 @dataclass

@@ -100,7 +100,17 @@ class Readers:
     def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:
         """The examples of one file (or published release folder) of ``source``."""
         kind = "rucola_csv" if path.is_dir() else source_type(path, source.type)
-        return self.reader(kind).read(path, source)
+        reader = self.reader(kind)
+        keys = source.table_keys()
+        if keys and not reader.tabular:
+            tables = ", ".join(r.name for r in SOURCE_READERS if r.tabular)
+            raise RucolaError(
+                f"extract.sources[].{keys[0]} is for tables ({tables}); a {kind} source "
+                "has its own layout",
+                path,
+                hint=f"remove {', '.join(keys)} from this source, or give a table type",
+            )
+        return reader.read(path, source)
 
     def report(self) -> dict[str, Any]:
         """What the readers used add to the stage's private report."""

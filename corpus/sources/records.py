@@ -35,6 +35,10 @@ class RawExample:
     # names the category of the section's unacceptable examples: an acceptable example
     # under it is no contradiction. An error type given on the row itself is one.
     error_type_from_section: bool = False
+    # True when a mark column stands beside a label column (a labelled table): a mark whose
+    # verdict contradicts the label sets the row aside. Without it, only a mark found in
+    # front of the text is checked against a label (an empty one says nothing).
+    checks_mark: bool = False
     # Set when the reader already knows the example cannot be kept (an M2 sentence whose
     # annotators disagree): extract sets it aside with this reason, counted like any other.
     set_aside: str | None = None
@@ -61,6 +65,9 @@ class SourceReader:
     name: ClassVar[str]
     extensions: ClassVar[tuple[str, ...]] = ()
     carries: ClassVar[frozenset[str]]
+    # whether it reads a table's layout keys (``columns``, ``labels``, ``header`` ...:
+    # ``corpus.sources.tables``); a source giving them to another reader is an error
+    tabular: ClassVar[bool] = False
     example: ClassVar[str]
     example_name: ClassVar[str]
 

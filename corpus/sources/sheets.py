@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rucola.corpus.sources.records import RawExample
+from rucola.corpus.sources.tables import LABEL_NAMES
 from rucola.corpus.sources.text import read_text
 from rucola.csvfile import QUOTING_HINT
 from rucola.errors import RucolaError, check_header
@@ -58,6 +59,15 @@ def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[Ra
             path,
             1,
             hint="the header row must name a 'sentence' column",
+        )
+    unused = [name for name in header if name.casefold() in LABEL_NAMES]
+    if unused:  # its labels would go to provenance, every row labelled by its mark alone
+        raise RucolaError(
+            f"column '{unused[0]}' holds labels, but a sheet reads labels from marks only",
+            path,
+            reader.line_num,
+            hint=f"read it with extract.sources[].columns: {{label: {unused[0]}}} "
+            "(and labels: if its values are not 1/0), or remove the column",
         )
     default_source = options.source or path.stem
     domain = options.domain or IN_DOMAIN

@@ -3,7 +3,9 @@ of unacceptable rows per domain), then extract, measure, filter, screen, split, 
 baseline, release and summarize (one model per section, in pipeline order).
 """
 
-from typing import Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field
 
 from rucola.settings.types import (
     DEFAULT_MARKS,
@@ -74,6 +76,48 @@ class Corpus(Section):
 # --- extract -------------------------------------------------------------------------
 
 
+# A column of a table: its header name, or its position from 0 (the only way without a header).
+Column = Annotated[int, Field(ge=0)] | Annotated[str, Field(min_length=1)]
+PublishedSplit = Literal["train", "validation", "test"]
+
+
+class SourceColumns(Section):
+    """Which column of a table holds what (``corpus.sources.tables``); a column not named
+    here goes to the row's provenance."""
+
+    sentence: Column | None = _key(None, "the sentence; null: the column named `sentence`")
+    label: Column | None = _key(None, "a published label, read through `labels`")
+    mark: Column | None = _key(None, "a judgment mark (`*`, `??`); beside a label, checked")
+    error_type: Column | None = _key(None, "the category of an unacceptable row")
+    source: Column | None = _key(None, "`detailed_source` of the row")
+    id: Column | None = _key(None, "the published id (an integer); null: the row's position")
+    split: Column | None = _key(None, "the published split, read through `splits`")
+
+
+DEFAULT_LABELS: dict[str, str] = {
+    "1": "acceptable",
+    "0": "unacceptable",
+    "acceptable": "acceptable",
+    "unacceptable": "unacceptable",
+}
+DEFAULT_SPLITS: dict[str, str] = {
+    "train": "train",
+    "dev": "validation",
+    "validation": "validation",
+    "test": "test",
+}
+
+
+def _text_keys(value: Any) -> Any:
+    """``{1: acceptable}`` as YAML writes it: a cell is text, so a number key is its text."""
+    if isinstance(value, dict):
+        return {
+            str(k) if isinstance(k, int) and not isinstance(k, bool) else k: v
+            for k, v in value.items()
+        }
+    return value
+
+
 class ExtractSource(Section):
     path: Input = _key(..., "a file or a folder of judgment files")
     type: SourceType | None = _key(
@@ -83,6 +127,31 @@ class ExtractSource(Section):
     domain: Domain | None = _key(
         None, "null: `in_domain`, `learner` for m2 (a RuCoLA CSV: by its file name)"
     )
+    # A labelled table (a sheet, cola_tsv, itacola_tsv): its layout; null: the type's own.
+    columns: SourceColumns | None = _key(
+        None, "tables: which column holds what (a header name, or a position from 0)"
+    )
+    header: bool | None = _key(None, "tables: the first row names the columns; null: the type's")
+    quoting: bool | None = _key(
+        None, "tables: CSV quoting; false: a `\"` is text (CoLA); null: the type's"
+    )
+    labels: Annotated[dict[str, Verdict] | None, BeforeValidator(_text_keys)] = _key(
+        None,
+        "tables: label cell → `acceptable`, `unacceptable`, `exclude`; null: 1/0 and the words",
+    )
+    splits: dict[str, PublishedSplit] | None = _key(
+        None,
+        "tables: split cell → `train`, `validation`, `test`; null: train, dev, validation, test",
+    )
+    split: PublishedSplit | None = _key(
+        None,
+        "tables: the published split of every row (kept as pins are); null: none or the type's",
+    )
+
+    def table_keys(self) -> list[str]:
+        """The layout keys this source gives (only tabular readers read them)."""
+        keys = ("columns", "header", "quoting", "labels", "splits", "split")
+        return [key for key in keys if getattr(self, key) is not None]
 
 
 # ERRANT-style edit types of the Russian GEC corpora (GERA, RU-Lang8, the multi-reference
