@@ -19,6 +19,7 @@ from rucola.settings.types import (
     Fraction,
     Input,
     Inputs,
+    Kind,
     Length,
     NewRows,
     NonNegative,
@@ -77,7 +78,10 @@ class Corpus(Section):
 
 
 # A column of a table: its header name, or its position from 0 (the only way without a header).
-Column = Annotated[int, Field(ge=0)] | Annotated[str, Field(min_length=1)]
+Column = Annotated[
+    Annotated[int, Field(ge=0)] | Annotated[str, Field(min_length=1)],
+    Kind("header name, or column position"),
+]
 PublishedSplit = Literal["train", "validation", "test"]
 
 
