@@ -103,6 +103,15 @@ def test_itacola_as_published(shared_data, tmp_path):
         table = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
     gold = {int(r["UniqueIndexID"]): int(r["Acceptability"]) for r in table}
     assert dict(zip(kept["published_id"], kept["label"], strict=True)) == gold
+    # the split stage keeps every published split and id, whatever split.ratios say
+    from rucola.corpus.split import _split
+    from rucola.settings import Split
+
+    applied, report = _split(kept.copy(), Split(), path)
+    placed = applied.frame
+    assert (placed["split"] == placed["published_split"]).all()
+    assert (placed["id"] == placed["published_id"]).all()
+    assert report["pin"]["published_kept"] == 9722 and report["new_rows"]["rows"] == 0
 
 
 @pytest.mark.slow
