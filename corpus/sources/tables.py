@@ -125,6 +125,17 @@ def _positions(layout: Layout, header: list[str] | None, width: int, path: Path)
                     f"{key}: no column '{column}' (columns: {', '.join(header)})", path, 1
                 )
             found[role] = folded.index(column.casefold())
+    taken: dict[int, str] = {}
+    for role, position in found.items():
+        if position in taken:
+            raise RucolaError(
+                f"extract.sources[].columns.{taken[position]} and .{role} are one column "
+                f"({header[position] if header else position})",
+                path,
+                1,
+                hint="give each role a column of its own",
+            )
+        taken[position] = role
     if header is not None:
         folded = [name.casefold() for name in header]
         for role in layout.by_name:

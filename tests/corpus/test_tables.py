@@ -124,6 +124,8 @@ def test_a_layout_naming_a_missing_column_or_position_is_one_error(tmp_path: Pat
         _read(path, columns={"label": "gold"})
     with pytest.raises(RucolaError, match="columns.label is column 5"):
         _read(path, columns={"label": 5})
+    with pytest.raises(RucolaError, match=r"columns.sentence and .label are one column \(label\)"):
+        _read(path, columns={"sentence": "label", "label": 1})
     with pytest.raises(RucolaError, match="names column 'label', but the table has no header"):
         _read(path, header=False, columns={"sentence": 0, "label": "label"})
 
