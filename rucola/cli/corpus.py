@@ -36,7 +36,7 @@ def extract(
     from rucola.stage import summary_line
 
     entries = [ExtractSource(path=str(p)) for p in sources] if sources else None
-    summary = run(settings, params.corpus.categories, entries)
+    summary = run(settings, params.corpus.categories, entries, language=params.corpus.language)
     out.print(f"extract: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 
@@ -72,6 +72,7 @@ def measure(
         workers=params.filter.workers if workers is None else workers,
         batch_rows=settings.batch_rows,
         report=settings.report,
+        language=params.corpus.language,
     )
     out.print(
         f"measure: {summary['kept']} sentences ({summary['frequency_source']} "

@@ -17,6 +17,7 @@ from rucola.settings.types import (
     Fraction,
     Input,
     Inputs,
+    Language,
     Length,
     NewRows,
     NonNegative,
@@ -66,6 +67,9 @@ class Categories(
 
 
 class Corpus(Section):
+    language: Language = _key(
+        "ru", "ISO 639-1 code of the language profile: tokens, lemmas, word list, script"
+    )
     categories: Categories = _key(
         Categories, "the categories of unacceptable rows, per domain (`error_type`)"
     )
@@ -146,7 +150,9 @@ class Extract(Section):
     expand_alternations: bool = _key(True, "expand `(*X)` and `(X/*Y)` into one row each")
     normalize: bool = _key(True, "NFC, invisible characters, spacing; false: text as read")
     deduplicate: bool = _key(True, "exact repeats (first kept) and label conflicts set aside")
-    fix_homoglyphs: bool = _key(True, "repair Latin look-alikes inside Cyrillic words")
+    fix_homoglyphs: bool = _key(
+        True, "repair look-alike letters of another script toward `corpus.language`'s"
+    )
     artefacts: Literal["reject", "keep"] = _key(
         "reject", "extraction artefacts: set aside, or keep (flagged)"
     )
@@ -171,9 +177,28 @@ class Measure(Section):
     batch_rows: _count(1_000_000) = _key(10000, "rows per streamed batch (bounds memory)")
 
 
+class FrequencyTable(Section):
+    """The columns of a user's own frequency list (``source: table``)."""
+
+    word: Text = _key("lemma", "the column of the words (header name, or 1-based number)")
+    value: Text = _key("ipm", "the column of their frequencies (header name, or number)")
+    unit: Literal["ipm", "count"] = _key(
+        "ipm", "`ipm`: per million words; `count`: occurrences (ipm = count / total x 1e6)"
+    )
+    delimiter: Text = _key("\t", "the column separator")
+    header: bool = _key(True, "the first line names the columns")
+    encoding: Encoding = _key("utf-8", "of the file")
+
+
 class Frequency(Section):
-    source: Literal["wordfreq", "rnc"] = _key("wordfreq", "`wordfreq` (offline) or `rnc`")
-    path: Inputs = _key(list, "`rnc`: `[the RNC freqrnc2011.tsv]`", max_length=1)
+    source: Literal["wordfreq", "rnc", "table"] = _key(
+        "wordfreq",
+        "`wordfreq` (offline, `corpus.language`'s list), `rnc` or `table` (your own list)",
+    )
+    path: Inputs = _key(
+        list, "`rnc`: `[the RNC freqrnc2011.tsv]`; `table`: `[your list]`", max_length=1
+    )
+    table: FrequencyTable = _key(FrequencyTable, "`table`: the list's column layout")
 
 
 class NearDuplicates(Section):
