@@ -67,9 +67,7 @@ class Categories(
 
 
 class Corpus(Section):
-    language: Language = _key(
-        "ru", "ISO 639-1 code of the language profile: tokens, lemmas, word list, script"
-    )
+    language: Language = _key("ru", "language profile (ISO 639-1): tokens, lemmas, word list")
     categories: Categories = _key(
         Categories, "the categories of unacceptable rows, per domain (`error_type`)"
     )
@@ -150,9 +148,7 @@ class Extract(Section):
     expand_alternations: bool = _key(True, "expand `(*X)` and `(X/*Y)` into one row each")
     normalize: bool = _key(True, "NFC, invisible characters, spacing; false: text as read")
     deduplicate: bool = _key(True, "exact repeats (first kept) and label conflicts set aside")
-    fix_homoglyphs: bool = _key(
-        True, "repair look-alike letters of another script toward `corpus.language`'s"
-    )
+    fix_homoglyphs: bool = _key(True, "repair look-alikes toward `corpus.language`'s script")
     artefacts: Literal["reject", "keep"] = _key(
         "reject", "extraction artefacts: set aside, or keep (flagged)"
     )
@@ -183,7 +179,7 @@ class FrequencyTable(Section):
     word: Text = _key("lemma", "the column of the words (header name, or 1-based number)")
     value: Text = _key("ipm", "the column of their frequencies (header name, or number)")
     unit: Literal["ipm", "count"] = _key(
-        "ipm", "`ipm`: per million words; `count`: occurrences (ipm = count / total x 1e6)"
+        "ipm", "`ipm`, or `count` (turned into ipm over the total)"
     )
     delimiter: Text = _key("\t", "the column separator")
     header: bool = _key(True, "the first line names the columns")
@@ -193,7 +189,7 @@ class FrequencyTable(Section):
 class Frequency(Section):
     source: Literal["wordfreq", "rnc", "table"] = _key(
         "wordfreq",
-        "`wordfreq` (offline, `corpus.language`'s list), `rnc` or `table` (your own list)",
+        "`wordfreq` (`corpus.language`'s), `rnc` or `table`",
     )
     path: Inputs = _key(
         list, "`rnc`: `[the RNC freqrnc2011.tsv]`; `table`: `[your list]`", max_length=1

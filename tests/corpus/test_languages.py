@@ -166,7 +166,7 @@ def test_a_japanese_sheet_is_extracted_and_measured_in_words(run_cli, tmp_path):
     first = rows[0]
     assert first["sentence"] == "猫が魚を食べた。"
     assert first["n_tokens"] == 7 < len(first["sentence"])  # words and 。, not 8 characters
-    assert [r["n_tokens"] for r in rows] == [7, 12, 8, 7, 12]
+    assert [r["n_tokens"] for r in rows] == [7, 11, 8, 7, 12]
     assert all(len(r["word_ipm"]) == r["n_tokens"] - 1 for r in rows)  # 。 is no word
     assert json.loads((tmp_path / "measure.json").read_text())["frequency_source"] == "wordfreq"
 
@@ -184,7 +184,7 @@ def test_perturbation_rules_that_cannot_act_on_the_language_are_refused(run_cli,
     params = tmp_path / "params.yaml"
     base = (
         "corpus:\n  language: en\n"
-        "generate:\n  sources:\n    Wiki: {path: [x.txt], format: text}\n"
+        "generate:\n  sources:\n    Wiki: {path: x.txt, format: text}\n"
         "  generators:\n    rules:\n      method: perturbation\n      sources: [Wiki]\n"
     )
     for rules, expected in [
