@@ -40,6 +40,8 @@ class LanguageProfile:
     extra: ClassVar[str | None] = None
     # the modules the extra installs: checked before the first sentence, one line if absent
     extra_modules: ClassVar[tuple[str, ...]] = ()
+    # what the length plots call its tokens
+    tokens_named: ClassVar[str] = "tokens"
 
     def tokenize(self, sentence: str) -> list[str]:
         """The sentence's tokens, punctuation marks included."""

@@ -17,6 +17,7 @@ class Russian(LanguageProfile):
     title = "Russian"
     wordfreq = "ru"
     script = "Cyrl"
+    tokens_named = "razdel tokens"
     perturbation_rules: ClassVar[tuple[str, ...]] = get_args(PerturbationRule)
 
     def __init__(self) -> None:

@@ -102,7 +102,9 @@ def screen(settings: Screen, params: Params, source: str) -> None:
 
     # The screen section alone: thresholds of its own, so filter.* never reruns it; the
     # in-domain rows (extract.out) rank first and are never set aside.
-    summary = run_filter(settings, source, [params.extract.out], stage="screen")
+    summary = run_filter(
+        settings, source, [params.extract.out], stage="screen", language=params.corpus.language
+    )
     out.print(f"screen: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 

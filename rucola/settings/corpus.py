@@ -210,8 +210,8 @@ class Thresholds(Section):
     its own values (defaults: the same), so an experiment on the corpus filter never reruns
     screening and never invalidates answers already paid for."""
 
-    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
-    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
+    min_tokens: Length | None = _key(4, "tokens (`corpus.language`'s; ru: razdel); null: off")
+    max_tokens: Length | None = _key(30, "tokens (`corpus.language`'s; ru: razdel); null: off")
     min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
     min_high_freq_share: Share | None = _key(
         0.6, "kept when the share of high-frequency words is greater; null: off"

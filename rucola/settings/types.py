@@ -221,7 +221,7 @@ def _count(most: int, least: int = 1) -> Any:
     return Annotated[int, Field(ge=least, le=most)]
 
 
-Length = _count(100_000, least=0)  # razdel tokens of one sentence
+Length = _count(100_000, least=0)  # tokens of one sentence
 
 
 def _key(default: Any, doc: str, **kw: Any) -> Any:
