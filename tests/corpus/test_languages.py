@@ -196,3 +196,23 @@ def test_perturbation_rules_that_cannot_act_on_the_language_are_refused(run_cli,
         assert code == 1 and expected in err, out + err
         assert len(err.strip().splitlines()) == 1
         assert "generate.generators.rules.rules" in err
+
+
+@pytest.mark.slow  # a simplemma dictionary to load per language
+@pytest.mark.parametrize("code", LANGUAGES.names())
+def test_every_profile_reads_its_own_commonest_words(code):
+    """Each registered profile, on a sentence of its list's commonest words: tokens, a
+    lemma per word and a frequency for them (a wrong simplemma or wordfreq code fails)."""
+    from wordfreq import top_n_list
+
+    cls = LANGUAGES[code]
+    if cls.extra_modules:
+        pytest.importorskip(cls.extra_modules[0], reason=f"pip install 'rucola[{cls.extra}]'")
+    words = [w for w in top_n_list(cls.wordfreq, 200) if w.isalpha()][:6]
+    joiner = "" if cls.script in ("Jpan", "Hani") else " "
+    language = profile(code)
+    tokens = language.tokenize(joiner.join(words) + ".")
+    assert tokens[-1] == "." and 2 <= len(tokens) <= 20
+    context = MeasureContext(load_frequencies(Frequency(), code), language)
+    ipms = context.token_ipms(tokens)
+    assert sum(value > 1 for value in ipms) >= len(ipms) // 2, (tokens, ipms)
