@@ -29,10 +29,11 @@ $(VENV)/.base: pyproject.toml $(CONSTRAINTS) | venv-python
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e .
 	touch $@
 
-# The GPU stack (torch CPU build here, transformers, ctranslate2, ray), the dev tools and
-# vl-convert (offline vega, for the tests of `make plots`).
+# The GPU stack (torch CPU build here, transformers, ctranslate2, ray), the dev tools,
+# vl-convert (offline vega, for the tests of `make plots`) and the Japanese and Chinese
+# tokenizers (the tests of their language profiles).
 $(VENV)/.full: $(VENV)/.base
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e '.[gpu,dev,plots]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e '.[gpu,dev,plots,ja,zh]'
 	touch $@
 
 # vega, vega-lite and vega-embed offline (vl-convert-python) for `make plots`.

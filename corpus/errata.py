@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from rucola.corpus import schema
+from rucola.corpus.languages.profile import profile
 from rucola.corpus.normalize import describe, is_unprintable, normalize_text, text_fault
 from rucola.corpus.pin import id_scope
 from rucola.corpus.sources.text import read_text
-from rucola.corpus.tokens import tokenize
 from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
 
@@ -66,11 +66,13 @@ class ErrataOptions:
     """What applying errata needs of the params: the categories a row of each domain may
     take (``corpus.categories``), the files (``extract.errata``) and whether text is
     normalised (``extract.normalize``, so a corrected sentence is stored as the others
-    are)."""
+    are) and the language whose tokens a corrected sentence's ``n_tokens`` counts
+    (``corpus.language``)."""
 
     categories: Categories
     paths: tuple[str, ...] = ()
     normalize: bool = True
+    language: str = "ru"
 
     @classmethod
     def from_params(cls, params: Params) -> ErrataOptions:
@@ -78,6 +80,7 @@ class ErrataOptions:
             categories=params.corpus.categories,
             paths=tuple(params.extract.errata),
             normalize=params.extract.normalize,
+            language=params.corpus.language,
         )
 
 
@@ -511,7 +514,8 @@ def apply_errata(
         mine.append(_entry(erratum, name, old, erratum.new))
         frame.iat[position, columns[name]] = erratum.new
         if name == SENTENCE and "n_tokens" in frame.columns:
-            frame.iat[position, frame.columns.get_loc("n_tokens")] = len(tokenize(erratum.new))
+            tokens = profile(options.language).tokenize(erratum.new)
+            frame.iat[position, frame.columns.get_loc("n_tokens")] = len(tokens)
         cleared = _current(row, ERROR_TYPE)
         explicit = ERROR_TYPE in groups[position]
         if name == LABEL and erratum.new == schema.ACCEPTABLE and cleared and not explicit:

@@ -52,6 +52,7 @@ from rucola.corpus.sources.readers import Readers, source_files
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
 from rucola.io import stable_hash
+from rucola.registry import LANGUAGES
 from rucola.rules import first_reason
 from rucola.stage import StageRun
 
@@ -144,9 +145,10 @@ class Extractor:
     """Interprets marks, expands alternations and validates categories for one run; the
     keep-or-reason checks are the ordered rules of ``corpus.extract_rules``."""
 
-    def __init__(self, settings: Extract, categories: Categories) -> None:
+    def __init__(self, settings: Extract, categories: Categories, language: str = "ru") -> None:
         self.settings = settings
         self.categories = categories
+        self.script = LANGUAGES[language].script  # homoglyphs are repaired toward it
         self.marks = MarkMap.from_params(settings.marks)
         self.example_rules = EXAMPLE_RULES
         self.text_rules = [EmptyText()]
@@ -236,7 +238,7 @@ class Extractor:
         """The sentences the example gives, each with its label (or the mark's reason)."""
         example, text, mark = item.example, item.text, item.mark
         if self.settings.fix_homoglyphs:
-            text, changes = fix_homoglyphs(text)
+            text, changes = fix_homoglyphs(text, self.script)
             if changes:
                 words = [f"{before}->{after}" for before, after in changes]
                 out.homoglyph_fixes.append({"origin": example.origin, "words": words})
@@ -358,15 +360,19 @@ def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
 
 
 def extract(
-    settings: Extract, categories: Categories, sources: Sequence[ExtractSource] | None = None
+    settings: Extract,
+    categories: Categories,
+    sources: Sequence[ExtractSource] | None = None,
+    language: str = "ru",
 ) -> dict[str, Any]:
     """Run the stage on ``sources`` (default: ``extract.sources``), writing
     ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report.
-    ``categories``: ``corpus.categories``, what each domain's unacceptable rows may have."""
+    ``categories``: ``corpus.categories``, what each domain's unacceptable rows may have;
+    ``language``: ``corpus.language``, whose script homoglyphs are repaired toward."""
     sources = settings.sources if sources is None else sources
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
-    extractor = Extractor(settings, categories)
+    extractor = Extractor(settings, categories, language)
     readers = Readers(settings, categories)
     collector = _Collector()
     files_read: list[str] = []

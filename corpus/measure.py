@@ -31,6 +31,7 @@ from rich.progress import Progress
 from rucola.corpus import attributes
 from rucola.corpus import schema as row_schema
 from rucola.corpus.frequency import load_frequencies
+from rucola.corpus.languages.profile import profile
 from rucola.corpus.measured import (
     MEASURED_ATTRIBUTES,
     Batch,
@@ -157,13 +158,15 @@ def measure(
     workers: int | None = None,
     batch_rows: int = 10_000,
     report: str | Path | None = None,
+    language: str = "ru",
 ) -> dict[str, Any]:
     """Stream ``input_path`` in record batches through ``workers`` processes to ``out``.
 
     Memory stays bounded by the batches in flight, whatever the file's size; the output
     keeps the input's order, so it is byte-identical for any number of workers. Every row
     read is kept (``read == kept``, nothing set aside); ``report``, when given, receives
-    the standard report.
+    the standard report. ``language``: the profile (``corpus.language``) that tokenizes,
+    lemmatizes and names the wordfreq list.
     """
     global _RUN
     hint = "run the previous stage first"
@@ -175,7 +178,8 @@ def measure(
     kept = [n for n in names if n not in {field.name for field in added}]
     schema = pa.schema([source.schema_arrow.field(n) for n in kept] + added)
     workers = workers or os.cpu_count() or 1
-    context = MeasureContext(load_frequencies(frequency))
+    language_profile = profile(language)  # an unknown code or a missing extra: one line
+    context = MeasureContext(load_frequencies(frequency, language), language_profile)
     _RUN = (context, attributes)
     total = source.metadata.num_rows
     rows = 0

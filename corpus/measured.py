@@ -25,25 +25,27 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from rucola.corpus.frequency import Frequencies, morph_analyzer
-from rucola.corpus.tokens import tokenize
+from rucola.corpus.frequency import Frequencies
+from rucola.corpus.languages.profile import LanguageProfile, profile
 from rucola.registry import Registry
 
 _WORD = re.compile(r"[^\W\d_]")
 
 
 class MeasureContext:
-    """What the attributes of one run share: the frequency list and the morphological
-    analyser, with a cache keyed by token.
+    """What the attributes of one run share: the frequency list and the language profile
+    (``corpus.language``: its tokenizer and lemmatizer), with a cache keyed by token.
 
     The cache maps a token as written to its lemma's ipm (None for numbers and
     punctuation), so each distinct token is analysed once per process; on a million
     sentences almost every token is a cache hit and tokenising is the cost.
     """
 
-    def __init__(self, frequencies: Frequencies) -> None:
+    def __init__(self, frequencies: Frequencies, language: LanguageProfile | None = None) -> None:
         self.frequencies = frequencies
-        self.morph = morph_analyzer()
+        self.language = profile("ru") if language is None else language
+        self.tokenize = self.language.tokenize
+        self._lemma = self.language.lemma
         self._ipm: dict[str, float] = {}
         self._token: dict[str, float | None] = {}
 
@@ -52,7 +54,7 @@ class MeasureContext:
         key = word.lower()
         value = self._ipm.get(key)
         if value is None:
-            lemma = self.morph.parse(key)[0].normal_form
+            lemma = self._lemma(key)
             value = self.frequencies.ipm(lemma)
             self._ipm[key] = value
         return value
@@ -76,7 +78,7 @@ class Sentence:
     """One sentence as a :class:`SentenceAttribute` sees it."""
 
     text: str
-    tokens: list[str]  # razdel's tokens (``corpus.tokens``), computed once per sentence
+    tokens: list[str]  # the language profile's tokens, computed once per sentence
     context: MeasureContext
 
 
@@ -93,6 +95,7 @@ class Batch:
     @cached_property
     def tokens(self) -> list[list[str]]:
         """Each sentence's tokens, computed once for every attribute that reads them."""
+        tokenize = self.context.tokenize
         return [tokenize(sentence) for sentence in self.sentences]
 
     def __iter__(self) -> Iterator[Sentence]:

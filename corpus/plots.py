@@ -51,20 +51,24 @@ def token_length_histogram(
     png_path: str | Path,
     title: str = "Sentence length per domain",
     empty: str = "No sentences.",
+    tokens_named: str = "razdel tokens",
 ) -> None:
     """Write the histogram of ``frame``'s ``n_tokens`` per ``domain`` as CSV and PNG (a line
     per domain that has rows, as DVC draws the CSV); ``empty`` is what the PNG says when
     there is no row, so that an empty plot is not read as a broken one."""
     table = histogram_table(frame)
     write_text(table.to_csv(index=False, lineterminator="\n"), csv_path)
-    fig = histogram_figure(table, title, empty)
+    fig = histogram_figure(table, title, empty, tokens_named)
     with atomic_path(png_path) as tmp:
         fig.savefig(tmp, format="png", metadata={"Software": None})
 
 
-def histogram_figure(table: pd.DataFrame, title: str, empty: str):  # noqa: ANN201 - Figure
+def histogram_figure(  # noqa: ANN201 - Figure
+    table: pd.DataFrame, title: str, empty: str, tokens_named: str = "razdel tokens"
+):
     """The PNG's figure of a :func:`histogram_table`: a line per column with rows, or
-    ``empty`` written across the axes when no column has any."""
+    ``empty`` written across the axes when no column has any; ``tokens_named``: what the
+    language profile's tokens are called (the x axis)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -77,7 +81,7 @@ def histogram_figure(table: pd.DataFrame, title: str, empty: str):  # noqa: ANN2
         if total:
             ax.plot(table["n_tokens"], table[column], marker="o", ms=3, label=f"{column} ({total})")
             drawn = True
-    ax.set_xlabel("razdel tokens per sentence")
+    ax.set_xlabel(f"{tokens_named} per sentence")
     ax.set_ylabel("sentences")
     ax.set_title(title)
     if drawn:

@@ -57,7 +57,7 @@ OUT_OF_DOMAIN_FIELDS = [  # annotate corpus: which generator made a labelled can
 ]
 # measure adds the columns of every registered attribute (``corpus.attributes``); the
 # split row keeps this one (the length plots and the release read it)
-N_TOKENS = pa.field("n_tokens", pa.int64())  # razdel tokens
+N_TOKENS = pa.field("n_tokens", pa.int64())  # the language profile's tokens
 FILTER_FIELDS = [pa.field("high_freq_share", pa.float64())]  # replaces word_ipm
 SPLIT_FIELDS = [pa.field("split", pa.string()), pa.field("id", pa.int64())]
 # What the split stage records of the errata it applied to a row (``corpus.errata``): a JSON

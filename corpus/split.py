@@ -433,25 +433,27 @@ def run_split(
         run.count_read(len(frame))
         applied, full = _split(frame, settings, Path(source), corrections, errata)
         run.set_aside(applied.removed, REASON, applied.details)
-        _length_plot(applied.frame, run.path(settings.plot), run.path(settings.plot_png))
+        language = errata.language if errata is not None else "ru"
+        _length_plot(applied.frame, run.path(settings.plot), run.path(settings.plot_png), language)
         public = public_report(full, applied.frame)
         return {**run.finish(_kept_table(applied.frame), private=full, **public), **full}
 
 
-def _length_plot(frame: pd.DataFrame, csv_path: Path, png_path: Path) -> None:
+def _length_plot(frame: pd.DataFrame, csv_path: Path, png_path: Path, language: str) -> None:
     """The token-length histogram of the public rows: train and validation per domain,
-    every test row in one column whatever its domain."""
+    every test row in one column whatever its domain; tokens are ``language``'s profile's
+    (``corpus.language``)."""
+    from rucola.corpus.languages.profile import profile
     from rucola.corpus.plots import token_length_histogram
 
+    tokens = profile(language)
     if "n_tokens" not in frame.columns:  # rows split without measuring (a test's frame)
-        from rucola.corpus.tokens import tokenize
-
-        frame = frame.assign(n_tokens=[len(tokenize(s)) for s in frame["sentence"]])
+        frame = frame.assign(n_tokens=[len(tokens.tokenize(s)) for s in frame["sentence"]])
     test = frame["split"] == "test"
     column = frame["domain"].astype("object").where(~test, TEST)
     histogram = pd.DataFrame({"domain": column, "n_tokens": frame["n_tokens"]})
     title = "Sentence length: train and validation per domain, test as one"
-    token_length_histogram(histogram, csv_path, png_path, title)
+    token_length_histogram(histogram, csv_path, png_path, title, tokens_named=tokens.tokens_named)
 
 
 def _kept_table(frame: pd.DataFrame) -> pa.Table:

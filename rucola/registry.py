@@ -122,3 +122,4 @@ class SettingsByName:
 SOURCE_READERS: Registry[Any] = Registry("source type", home="rucola.corpus.sources.formats")
 GENERATION_METHODS: Registry[Any] = Registry("generation method", home="rucola.generation.methods")
 BACKENDS: Registry[Any] = Registry("backend", home="rucola.generation.backends")
+LANGUAGES: Registry[Any] = Registry("language", home="rucola.corpus.languages")

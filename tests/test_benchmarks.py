@@ -37,6 +37,11 @@ def bench(tmp_path: Path, script: str, *args: str) -> str:
 def test_scale_benchmark_runs(tmp_path):
     out = bench(tmp_path, "scale.py", "--sizes", "2000")
     assert "failed" not in out and any(line.split()[:1] == ["2000"] for line in out.splitlines())
+    # measure per language profile, at the largest size
+    profiles = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    for lang in ("ru", "en", "ja"):
+        assert profiles[lang][1] == "2000", out
+        assert 5 < float(profiles[lang][4]) < 25, out  # tokens per sentence: words, not chars
 
 
 def test_generation_benchmark_runs(tmp_path):

@@ -1,5 +1,5 @@
-"""``n_tokens``: a sentence's length in razdel tokens (the length filter's attribute, and
-the length plots')."""
+"""``n_tokens``: a sentence's length in its language profile's tokens (razdel's for
+Russian): the length filter's attribute, and the length plots'."""
 
 from __future__ import annotations
 

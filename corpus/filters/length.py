@@ -1,4 +1,5 @@
-"""Sentence length in razdel tokens (RuCoLA keeps 4 to 30)."""
+"""Sentence length in tokens of the language profile (razdel's for Russian; RuCoLA keeps
+4 to 30)."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ from rucola.corpus.measured import MEASURED_ATTRIBUTES, attribute_fields
 from rucola.corpus.plots import token_length_histogram
 from rucola.corpus.thresholds import THRESHOLDS
 from rucola.errors import RucolaError
+from rucola.registry import LANGUAGES
 from rucola.rules import FilterRule, apply_rules
 from rucola.stage import StageRun, open_parquet, read_table, reading
 
@@ -147,13 +148,15 @@ def run_filter(
     source: str | Path,
     reference: Sequence[str] | None = None,
     stage: str = "filter",
+    language: str = "ru",
 ) -> dict[str, Any]:
     """Thresholds, then duplicates; columns stay in Arrow so a million rows fit in memory.
 
     ``source``: the measured rows (``measure.out``, or ``screen.input`` for candidates);
     ``reference``: parquet files whose rows rank first and are never set aside
     (``filter.reference``; for screen, the in-domain rows ``extract.out``); ``stage``
-    names the run in the set-aside rows (``filter`` or ``screen``)."""
+    names the run in the set-aside rows (``filter`` or ``screen``); ``language``
+    (``corpus.language``) names the tokens on the length plot's axis."""
     thresholds = build_rules(settings)
     measured = open_parquet(source, "input", hint=MEASURE_HINT, types=input_types())
     check_needs(measured.schema_arrow.names, [*thresholds, DuplicateRule], source, stage)
@@ -195,6 +198,7 @@ def run_filter(
                 *(run.path(p) for p in plots),
                 title=CANDIDATE_TITLE,
                 empty=NO_CANDIDATES,
+                tokens_named=LANGUAGES[language].tokens_named,
             )
         report = run.finish(
             kept,

@@ -36,7 +36,7 @@ def extract(
     from rucola.stage import summary_line
 
     entries = [ExtractSource(path=str(p)) for p in sources] if sources else None
-    summary = run(settings, params.corpus.categories, entries)
+    summary = run(settings, params.corpus.categories, entries, language=params.corpus.language)
     out.print(f"extract: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 
@@ -72,6 +72,7 @@ def measure(
         workers=params.filter.workers if workers is None else workers,
         batch_rows=settings.batch_rows,
         report=settings.report,
+        language=params.corpus.language,
     )
     out.print(
         f"measure: {summary['kept']} sentences ({summary['frequency_source']} "
@@ -101,7 +102,9 @@ def screen(settings: Screen, params: Params, source: str) -> None:
 
     # The screen section alone: thresholds of its own, so filter.* never reruns it; the
     # in-domain rows (extract.out) rank first and are never set aside.
-    summary = run_filter(settings, source, [params.extract.out], stage="screen")
+    summary = run_filter(
+        settings, source, [params.extract.out], stage="screen", language=params.corpus.language
+    )
     out.print(f"screen: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 

@@ -20,6 +20,7 @@ from rucola.settings.types import (
     Input,
     Inputs,
     Kind,
+    Language,
     Length,
     NewRows,
     NonNegative,
@@ -69,6 +70,7 @@ class Categories(
 
 
 class Corpus(Section):
+    language: Language = _key("ru", "language profile (ISO 639-1): tokens, lemmas, word list")
     categories: Categories = _key(
         Categories, "the categories of unacceptable rows, per domain (`error_type`)"
     )
@@ -219,7 +221,7 @@ class Extract(Section):
     expand_alternations: bool = _key(True, "expand `(*X)` and `(X/*Y)` into one row each")
     normalize: bool = _key(True, "NFC, invisible characters, spacing; false: text as read")
     deduplicate: bool = _key(True, "exact repeats (first kept) and label conflicts set aside")
-    fix_homoglyphs: bool = _key(True, "repair Latin look-alikes inside Cyrillic words")
+    fix_homoglyphs: bool = _key(True, "repair look-alikes toward `corpus.language`'s script")
     artefacts: Literal["reject", "keep"] = _key(
         "reject", "extraction artefacts: set aside, or keep (flagged)"
     )
@@ -244,9 +246,28 @@ class Measure(Section):
     batch_rows: _count(1_000_000) = _key(10000, "rows per streamed batch (bounds memory)")
 
 
+class FrequencyTable(Section):
+    """The columns of a user's own frequency list (``source: table``)."""
+
+    word: Text = _key("lemma", "the column of the words (header name, or 1-based number)")
+    value: Text = _key("ipm", "the column of their frequencies (header name, or number)")
+    unit: Literal["ipm", "count"] = _key(
+        "ipm", "`ipm`, or `count` (turned into ipm over the total)"
+    )
+    delimiter: Text = _key("\t", "the column separator")
+    header: bool = _key(True, "the first line names the columns")
+    encoding: Encoding = _key("utf-8", "of the file")
+
+
 class Frequency(Section):
-    source: Literal["wordfreq", "rnc"] = _key("wordfreq", "`wordfreq` (offline) or `rnc`")
-    path: Inputs = _key(list, "`rnc`: `[the RNC freqrnc2011.tsv]`", max_length=1)
+    source: Literal["wordfreq", "rnc", "table"] = _key(
+        "wordfreq",
+        "`wordfreq` (`corpus.language`'s), `rnc` or `table`",
+    )
+    path: Inputs = _key(
+        list, "`rnc`: `[the RNC freqrnc2011.tsv]`; `table`: `[your list]`", max_length=1
+    )
+    table: FrequencyTable = _key(FrequencyTable, "`table`: the list's column layout")
 
 
 class NearDuplicates(Section):
@@ -262,8 +283,8 @@ class Thresholds(Section):
     its own values (defaults: the same), so an experiment on the corpus filter never reruns
     screening and never invalidates answers already paid for."""
 
-    min_tokens: Length | None = _key(4, "razdel tokens; null: off")
-    max_tokens: Length | None = _key(30, "razdel tokens; null: off")
+    min_tokens: Length | None = _key(4, "tokens (`corpus.language`'s; ru: razdel); null: off")
+    max_tokens: Length | None = _key(30, "tokens (`corpus.language`'s; ru: razdel); null: off")
     min_ipm: NonNegative = _key(1.0, "a word is high-frequency above this ipm (lemma)")
     min_high_freq_share: Share | None = _key(
         0.6, "kept when the share of high-frequency words is greater; null: off"

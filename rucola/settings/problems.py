@@ -7,16 +7,16 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
 from rucola.errors import RucolaError
-from rucola.registry import GENERATION_METHODS
+from rucola.registry import GENERATION_METHODS, LANGUAGES
 from rucola.settings.generate import Generator
 from rucola.settings.keys import _field_type, _is_model, model_at
 from rucola.settings.schema import Params
-from rucola.settings.types import DOMAINS, LEARNER, shown
+from rucola.settings.types import DOMAINS, LEARNER, PerturbationRule, shown
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -216,6 +216,40 @@ def generator_problems(
     return problems
 
 
+def perturbation_problems(name: str, generator: Generator, language: str) -> list[Problem]:
+    """A perturbation generator's rules must act on ``corpus.language``: most are written
+    with pymorphy3's Russian grammemes, so another language lists its rules explicitly,
+    from those its profile names (``LanguageProfile.perturbation_rules``)."""
+    if generator.method != "perturbation" or language not in LANGUAGES:
+        return []
+    profile = LANGUAGES[language]
+    rules: list[str] | None = getattr(generator, "rules", None)
+    applies = list(profile.perturbation_rules)
+    if rules is not None and all(rule in applies for rule in rules):
+        return []
+    where = ("generate", "generators", name, "rules")
+    named = ", ".join(applies) or "none"
+    if rules is None and len(applies) < len(get_args(PerturbationRule)):
+        return [
+            Problem.at(
+                where,
+                f"null (every rule) but corpus.language {language!r} ({profile.title}) "
+                f"takes only: {named}",
+                hint=f"rules: [{named}]" if applies else "use another generation method",
+            )
+        ]
+    if rules is None:
+        return []
+    wrong = ", ".join(rule for rule in rules if rule not in applies)
+    return [
+        Problem.at(
+            where,
+            f"{wrong} cannot act on corpus.language {language!r} ({profile.title}): "
+            f"its rules are {named}",
+        )
+    ]
+
+
 def m2_mapping_problems(
     categories: dict[str, str], ignore: Sequence[str], error_types: Sequence[str]
 ) -> list[Problem]:
@@ -254,6 +288,7 @@ def cross_problems(params: Params) -> list[Problem]:
     generate = params.generate
     for name, generator in generate.generators.items():
         problems += generator_problems(name, generator, generate.sources.keys())
+        problems += perturbation_problems(name, generator, params.corpus.language)
     for section in ("filter", "screen"):
         low, high = getattr(params, section).min_tokens, getattr(params, section).max_tokens
         if low is not None and high is not None and low > high:
@@ -263,12 +298,14 @@ def cross_problems(params: Params) -> list[Problem]:
                 )
             )
     frequency = params.filter.frequency
-    if frequency.source == "rnc" and not frequency.path:
+    if frequency.source in ("rnc", "table") and not frequency.path:
         problems.append(
             Problem.at(
                 ("filter", "frequency", "source"),
-                "is 'rnc' but filter.frequency.path names no dictionary",
-                hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]",
+                f"is '{frequency.source}' but filter.frequency.path names no dictionary",
+                hint="filter.frequency.path: [data/raw/freqrnc2011.tsv]"
+                if frequency.source == "rnc"
+                else "filter.frequency.path: [path/to/your/list.tsv]",
             )
         )
     annotate = params.annotate

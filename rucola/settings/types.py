@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from rucola.errors import RucolaError
-from rucola.registry import BACKENDS, GENERATION_METHODS, SOURCE_READERS
+from rucola.registry import BACKENDS, GENERATION_METHODS, LANGUAGES, SOURCE_READERS
 
 # Allowed values: the stages read them from here (``typing.get_args``), never keep a copy.
 Verdict = Literal["acceptable", "unacceptable", "exclude"]
@@ -42,6 +42,8 @@ IN_DOMAIN, OUT_OF_DOMAIN, LEARNER = DOMAINS
 GenerationMethod = Annotated[str, AfterValidator(GENERATION_METHODS.validator())]
 # A generator's inference library: a backend of rucola.generation.backends.
 Backend = Annotated[str, AfterValidator(BACKENDS.validator())]
+# A language profile's ISO 639-1 code: a profile of rucola.corpus.languages.
+Language = Annotated[str, AfterValidator(LANGUAGES.validator())]
 Strategy = Literal["beam", "greedy", "sampling"]
 Dtype = Literal["auto", "float32", "float16", "bfloat16", "int8", "int8_float16", "int8_bfloat16"]
 PerturbationRule = Literal[
@@ -219,7 +221,7 @@ def _count(most: int, least: int = 1) -> Any:
     return Annotated[int, Field(ge=least, le=most)]
 
 
-Length = _count(100_000, least=0)  # razdel tokens of one sentence
+Length = _count(100_000, least=0)  # tokens of one sentence
 
 
 def _key(default: Any, doc: str, **kw: Any) -> Any:
