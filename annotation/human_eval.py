@@ -169,13 +169,13 @@ def run_human_eval(settings: Annotate, rows_path: str) -> dict[str, Any]:
     and a report that says so."""
     human = settings.human_eval
     round_on_rows = settings.votes_target == "corpus" and bool(settings.votes)
-    with StageRun(
-        STAGE, report=human.report, private_report=human.private_report
-    ) as run:
+    with StageRun(STAGE, report=human.report, private_report=human.private_report) as run:
         if not round_on_rows:
             report = run.finish(has_round=False, method=human.method)
             return {**report, "scores": None, "public_scores": None}
-        votes = read_stage1([], settings.votes, settings.output_field, columns=settings.vote_columns)
+        votes = read_stage1(
+            [], settings.votes, settings.output_field, columns=settings.vote_columns
+        )
         rows = read_frame(rows_path, "split rows", columns=ROW_COLUMNS)
         result, vote_counts = evaluate(votes, rows, settings)
         run.count_read(len(result))

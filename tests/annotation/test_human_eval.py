@@ -261,3 +261,28 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     assert set(table["by_split"]) == {"train", "validation", "test"}
     assert sum(s["n"] for s in table["by_split"].values()) == len(decided)
     print(f"\nItaCoLA human evaluation: {len(ties)} ties; {json.dumps(table, indent=1)}")
+
+
+def test_the_command_prints_the_public_splits_only(tmp_path, run_cli):
+    """``rucola annotate human-eval`` on params naming votes on rows: the terminal shows
+    train and validation, never the test split's scores; a missing rows file is one line."""
+    write_votes(tmp_path / "votes.csv", [("1", "w1", "1", ""), ("2", "w1", "0", "")])
+    write_rows(
+        tmp_path / "split.parquet",
+        [
+            {"sentence": "One.", "label": 1, "domain": "in_domain", "split": "validation",
+             "published_id": 1},
+            {"sentence": "Two.", "label": 1, "domain": "in_domain", "split": "test",
+             "published_id": 2},
+        ],
+    )  # fmt: skip
+    (tmp_path / "params.yaml").write_text(
+        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: [votes.csv]\n"
+        "  votes_target: corpus\n",
+        encoding="utf-8",
+    )
+    code, stdout, _ = run_cli("annotate", "human-eval", "--input", "split.parquet", cwd=tmp_path)
+    assert code == 0, stdout
+    assert "validation 1 rows: accuracy 1.0" in stdout and "test" not in stdout
+    code, _, stderr = run_cli("annotate", "human-eval", "--input", "absent.parquet", cwd=tmp_path)
+    assert code == 1 and "absent.parquet" in stderr and "Traceback" not in stderr
