@@ -215,6 +215,13 @@ def kept_votes(result: MergeResult) -> pd.DataFrame:
     )
 
 
+def candidate_votes(settings: Annotate) -> list[str]:
+    """The long tables of ``annotate.votes`` whose tasks are candidates: all of them, or
+    none where ``annotate.votes_target`` is ``corpus`` (votes on existing rows are a human
+    evaluation, ``annotate human-eval``, never rows to add)."""
+    return list(settings.votes) if settings.votes_target == "candidates" else []
+
+
 def merge_options(settings: Annotate) -> dict[str, Any]:
     """The ``annotate`` params :func:`merge_votes` takes, beside the method."""
     return {
@@ -234,10 +241,11 @@ def run_merge(settings: Annotate, form: Stage2Form, pools: Pools | None = None) 
     so); a file or folder that is named but holds no answer is an error. ``form``: the
     stage-2 checkboxes (``corpus.categories``); ``pools``: today's pool and every pool the
     answers are checked against (``annotation.pools``)."""
-    # Votes on corpus rows are a human evaluation (``annotate human-eval``), no candidates.
-    long_tables = settings.votes if settings.votes_target == "candidates" else []
     votes1 = read_stage1(
-        settings.stage1, long_tables, settings.output_field, columns=settings.vote_columns
+        settings.stage1,
+        candidate_votes(settings),
+        settings.output_field,
+        columns=settings.vote_columns,
     )
     votes2 = read_stage2(settings.stage2, form) if settings.stage2 else None
     result = merge_votes(
