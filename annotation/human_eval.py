@@ -37,9 +37,10 @@ import pandas as pd
 from rucola.annotation.aggregate import LABELLED, PENDING, aggregate_stage1
 from rucola.annotation.answers import read_stage1
 from rucola.annotation.cleaning import clean
-from rucola.annotation.merge import control_tasks, first_sentences
+from rucola.annotation.merge import ANSWERS, control_tasks, first_sentences
 from rucola.corpus import schema
 from rucola.corpus.dedup import sentence_key
+from rucola.io import write_parquet
 from rucola.stage import StageRun, read_frame
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ STAGE = "human_eval"
 UNKNOWN_ROW = "unknown_row"
 NO_GOLD = "no_gold"
 TEST = "test"
-ROW_COLUMNS = ["sentence", "label", "domain", "split", "published_id"]
+ROW_COLUMNS = ["sentence", "label", "domain", "split", "id", "published_id"]
 
 
 def scores(gold: np.ndarray, human: np.ndarray) -> dict[str, Any]:
@@ -121,6 +122,12 @@ def evaluate(
     result["split"] = picked["split"].where(found.to_numpy())
     result["domain"] = picked["domain"].where(found.to_numpy())
     result["row_sentence"] = picked["sentence"].where(found.to_numpy())
+    result["row"] = [
+        schema.row_task(split, domain, int(i)) if ok else None
+        for ok, split, domain, i in zip(
+            found, picked["split"], picked["domain"], picked["id"].fillna(-1), strict=True
+        )
+    ]
     reason = np.full(len(result), None, dtype=object)
     pending = (result["status"] == PENDING).to_numpy()
     reason[pending] = (PENDING + ":" + result.loc[pending, "reason"].astype(str)).to_numpy()
@@ -140,6 +147,21 @@ def evaluate(
             if k != "used"
         },
     }
+    rows_of = dict(zip(result["task"], result["row"], strict=True))
+    kept = used.assign(task=used["task"].map(rows_of))
+    kept = kept[kept["task"].notna()]
+    votes_on_rows = pd.DataFrame(
+        {
+            "task": kept["task"].astype(str),
+            "stage": 1,
+            "worker": kept["worker"].astype(str),
+            "answer": kept["label"].map(ANSWERS).astype(str),
+        },
+        columns=schema.VOTES_SCHEMA.names,
+    )
+    counts["votes_on_rows"] = votes_on_rows.sort_values(
+        ["task", "worker", "answer"], kind="stable"
+    ).reset_index(drop=True)
     return result, counts
 
 
@@ -169,8 +191,13 @@ def run_human_eval(settings: Annotate, rows_path: str) -> dict[str, Any]:
     and a report that says so."""
     human = settings.human_eval
     round_on_rows = settings.votes_target == "corpus" and bool(settings.votes)
-    with StageRun(STAGE, report=human.report, private_report=human.private_report) as run:
+    run = StageRun(
+        STAGE, report=human.report, private_report=human.private_report, outputs=[human.votes_out]
+    )
+    with run:
         if not round_on_rows:
+            empty = pd.DataFrame({c: pd.Series(dtype=object) for c in schema.VOTES_SCHEMA.names})
+            write_parquet(empty, run.path(human.votes_out), schema.VOTES_SCHEMA)
             report = run.finish(has_round=False, method=human.method)
             return {**report, "scores": None, "public_scores": None}
         votes = read_stage1(
@@ -178,6 +205,8 @@ def run_human_eval(settings: Annotate, rows_path: str) -> dict[str, Any]:
         )
         rows = read_frame(rows_path, "split rows", columns=ROW_COLUMNS)
         result, vote_counts = evaluate(votes, rows, settings)
+        on_rows = vote_counts.pop("votes_on_rows")
+        write_parquet(on_rows, run.path(human.votes_out), schema.VOTES_SCHEMA)
         run.count_read(len(result))
         aside = result[result["why"].notna()]
         run.set_aside(

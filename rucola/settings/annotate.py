@@ -84,6 +84,10 @@ class HumanEval(Section):
         "reports/private/human_evaluation.json",
         "human accuracy and MCC per split and domain, test included (private)",
     )
+    votes_out: Output = _key(
+        "data/interim/human_votes.parquet",
+        "every kept vote on a row (private: raw worker ids; the release's votes config)",
+    )
     test_public: bool = _key(
         False, "also publish the test scores (report and card): the documented exception"
     )

@@ -49,8 +49,10 @@ def write_votes(path: Path, rows: list[tuple[str, str, str, str]]) -> Path:
 def write_rows(path: Path, rows: list[dict]) -> Path:
     """Split rows with the columns the stage reads."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    frame = pd.DataFrame(rows, columns=["sentence", "label", "domain", "split", "published_id"])
+    columns = ["sentence", "label", "domain", "split", "published_id"]
+    frame = pd.DataFrame(rows, columns=columns)
     frame["published_id"] = frame["published_id"].astype("Int64")
+    frame["id"] = range(len(frame))  # unique within every split and domain
     frame.to_parquet(path, index=False)
     return path
 
@@ -177,6 +179,16 @@ def test_votes_join_rows_by_published_id_or_sentence(tmp_path, monkeypatch):
     public = json.loads(Path("reports/human_evaluation.json").read_text("utf-8"))
     assert set(public["scores"]["by_split"]) == {"train", "validation"}
     assert "test" not in json.dumps(public["scores"])
+    # every vote on a row, kept for the release's votes config (the unknown task's: not)
+    kept = pd.read_parquet("data/interim/human_votes.parquet")
+    assert kept["task"].value_counts().to_dict() == {
+        "row:train:in_domain:0": 2,
+        "row:train:in_domain:3": 2,
+        "row:test:in_domain:1": 1,
+        "row:validation:learner:2": 1,
+        "row:test:in_domain:4": 1,
+    }
+    assert set(kept["answer"]) == {"acceptable", "unacceptable"}
     # the explicit choice publishes test too
     summary = run_human_eval(settings_for([votes], test_public=True), str(rows))
     public = json.loads(Path("reports/human_evaluation.json").read_text("utf-8"))
