@@ -89,15 +89,26 @@ def _decide(
     return "unacceptable", form.error_type(categories[0]), None
 
 
-def combine(stage1: pd.DataFrame, stage2: pd.DataFrame) -> pd.DataFrame:
+def combine(
+    stage1: pd.DataFrame, stage2: pd.DataFrame, *, single_round: bool = False
+) -> pd.DataFrame:
     """The final label of every stage-1 task, given the stage-2 outcomes.
 
     A stage-1 acceptable task is labelled; a stage-1 unacceptable one takes its stage-2
     outcome, and stays ``pending`` (``awaiting_stage2``) while it has no stage-2 votes.
+    ``single_round`` (the corpus declares no categories for the rows a crowd labels):
+    there is no stage 2 to ask, so stage 1 is final, unacceptable rows without a category.
     ``stage1_label`` keeps the stage-1 decision for the record.
     """
     result = stage1.copy()
     result["stage1_label"] = result["label"]
+    if single_round:
+        result["n_votes_stage2"] = 0
+        result["categories"] = None
+        result["agreement_stage2"] = np.nan
+        result["error_type"] = None
+        result["label"] = result["label"].astype("Int64")
+        return result
     renamed = stage2.rename(columns={"error_type": "error_type_s2", "reason": "reason_s2"})
     merged = result.merge(renamed, on="task", how="left", validate="one_to_one")
     merged["n_votes_stage2"] = merged["n_votes_stage2"].fillna(0).astype("int64")

@@ -138,7 +138,8 @@ def merge_into_corpus(
             continue
         label = int(task["label"])
         error_type = _value(task["error_type"])
-        if label == schema.UNACCEPTABLE and error_type not in allowed:
+        # no categories declared (CoLA, ItaCoLA): an unacceptable row has none
+        if label == schema.UNACCEPTABLE and allowed and error_type not in allowed:
             rejected.append(_rejected_row(task, MISSING_ERROR_TYPE, str(error_type)))
             continue
         if sentence_key(sentence) in in_domain_sentences:

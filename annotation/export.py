@@ -26,7 +26,7 @@ import pandas as pd
 from rucola.annotation import label_studio as ls
 from rucola.annotation import toloka as tl
 from rucola.annotation.answers import read_stage1
-from rucola.annotation.merge import merge_options, merge_votes, task_reason
+from rucola.annotation.merge import candidate_votes, merge_options, merge_votes, task_reason
 from rucola.annotation.pools import Pools, read_tasks
 from rucola.annotation.votes import (
     LONG_STAGE1,
@@ -263,7 +263,10 @@ def stage2_tasks(annotated: pd.DataFrame) -> pd.DataFrame:
 def _stage2_pool(settings: Annotate, run: StageRun, pools: Pools) -> pd.DataFrame:
     """The stage-2 tasks from the stage-1 answers; every stage-1 task counted."""
     votes1 = read_stage1(
-        settings.stage1, settings.votes, settings.output_field, columns=settings.vote_columns
+        settings.stage1,
+        candidate_votes(settings),
+        settings.output_field,
+        columns=settings.vote_columns,
     )
     result = merge_votes(
         votes1, None, method=settings.method, pools=pools, **merge_options(settings)

@@ -51,6 +51,7 @@ from rucola.annotation.votes import (
     Stage2Form,
 )
 from rucola.corpus import schema
+from rucola.errors import RucolaError
 from rucola.io import write_parquet
 from rucola.stage import StageRun
 
@@ -123,6 +124,12 @@ def merge_votes(
     check_method(method)
     if votes2 is not None and form is None:
         raise ValueError("stage-2 votes need the stage-2 form")
+    if votes2 is not None and not form.error_types:  # type: ignore[union-attr]
+        raise RucolaError(
+            "stage-2 answers, but the corpus declares no categories for out-of-domain rows",
+            hint="a single round is final: empty annotate.stage2, or declare "
+            "corpus.categories.out_of_domain",
+        )
     cleaning = {
         "min_control_accuracy": min_control_accuracy,
         "min_page_seconds": min_page_seconds,
@@ -145,7 +152,7 @@ def merge_votes(
         cleaned2.votes.loc[outside, "fate"] = NOT_IN_STAGE2_POOL
         assert form is not None
         stage2 = aggregate_stage2(cleaned2.used, min_votes, form)
-    final = combine(stage1, stage2)
+    final = combine(stage1, stage2, single_round=form is not None and not form.error_types)
     if outside1 is not None and outside1.any():
         # Answered on an earlier pool: kept on file, set aside while outside today's.
         away = final["task"].isin(set(votes1.loc[outside1, "task"]))
@@ -208,6 +215,13 @@ def kept_votes(result: MergeResult) -> pd.DataFrame:
     )
 
 
+def candidate_votes(settings: Annotate) -> list[str]:
+    """The long tables of ``annotate.votes`` whose tasks are candidates: all of them, or
+    none where ``annotate.votes_target`` is ``corpus`` (votes on existing rows are a human
+    evaluation, ``annotate human-eval``, never rows to add)."""
+    return list(settings.votes) if settings.votes_target == "candidates" else []
+
+
 def merge_options(settings: Annotate) -> dict[str, Any]:
     """The ``annotate`` params :func:`merge_votes` takes, beside the method."""
     return {
@@ -228,7 +242,10 @@ def run_merge(settings: Annotate, form: Stage2Form, pools: Pools | None = None) 
     stage-2 checkboxes (``corpus.categories``); ``pools``: today's pool and every pool the
     answers are checked against (``annotation.pools``)."""
     votes1 = read_stage1(
-        settings.stage1, settings.votes, settings.output_field, columns=settings.vote_columns
+        settings.stage1,
+        candidate_votes(settings),
+        settings.output_field,
+        columns=settings.vote_columns,
     )
     votes2 = read_stage2(settings.stage2, form) if settings.stage2 else None
     result = merge_votes(

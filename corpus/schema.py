@@ -104,6 +104,15 @@ VOTES_SCHEMA = pa.schema(
         ("answer", pa.string()),
     ]
 )
+ROW_TASK = "row:"  # a vote's task naming a released row (human evaluation), not a candidate
+
+
+def row_task(split: str, domain: str, row_id: int) -> str:
+    """The task of votes on an existing row, ``row:<split>:<domain>:<id>`` (ids are unique
+    per split and domain): what ``annotate human-eval`` keeps and the release joins on."""
+    return f"{ROW_TASK}{split}:{domain}:{row_id}"
+
+
 # What the hidden test set hides besides the label (null in the public test files).
 HIDDEN_COLUMNS = ["error_type", "domain", "detailed_source", "share_acceptable"]
 

@@ -81,6 +81,7 @@ from rucola.release.votes import (
     soft_labels,
     task_ids,
     vote_features,
+    with_votes_on_rows,
     write_votes,
 )
 from rucola.stage import StageRun, read_frame
@@ -328,6 +329,13 @@ def release(
         params.release.annotator_key,
         input_path,
     )
+    votes = with_votes_on_rows(
+        votes,
+        frame,
+        read_votes(params.annotate.human_eval.votes_out),
+        params.release.annotator_key,
+        input_path,
+    )
 
     folders = [p for p in (out_dir, private_dir, compat_dir) if p is not None]
     private_report = params.release.private_report if report is not None else None
@@ -413,6 +421,7 @@ def _card_votes(votes: ReleasedVotes) -> dict[str, Any] | None:
         "by_split": by_split,
         "by_stage": dict(sorted(by_stage.items())),
         "annotators": votes.annotators(),
+        "on_rows": votes.on_rows,
         "sample_key": votes.key.is_sample,
         "fingerprint": votes.key.fingerprint,
     }

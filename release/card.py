@@ -267,6 +267,21 @@ def _annotation(path: str | Path) -> list[tuple[str, Any]] | None:
     return rows or None
 
 
+def _human_eval(path: str | Path) -> list[tuple[str, str, int, Any, Any]] | None:
+    """The card's human evaluation rows (split, domain, rows, accuracy, MCC) from
+    ``annotate human-eval``'s public report: the splits it publishes (test only where
+    ``annotate.human_eval.test_public`` chose so), one row per split, then per domain."""
+    report = _read_report(path)
+    if report is None or not report.get("has_round"):
+        return None
+    rows = []
+    for split, values in ((report.get("scores") or {}).get("by_split") or {}).items():
+        rows.append((split, "all", values["n"], values["accuracy"], values["mcc"]))
+        for domain, part in (values.get("by_domain") or {}).items():
+            rows.append((split, domain, part["n"], part["accuracy"], part["mcc"]))
+    return rows or None
+
+
 def _soft_label_domains(frame: pd.DataFrame) -> list[str]:
     """The domains with a ``share_acceptable`` anywhere (train and validation: the public
     form has none in test); empty when no row has one (the published files carry no votes)."""
@@ -330,6 +345,7 @@ def render_card(
         plots=plots,
         baseline=_baseline(params.baseline.report),
         annotation=_annotation(params.annotate.report),
+        human_eval=_human_eval(params.annotate.human_eval.report),
         votes=votes,
         votes_key={"param": KEY_PARAM, "variable": ENV_VARIABLE, "digits": ID_LENGTH},
     )

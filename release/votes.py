@@ -18,6 +18,9 @@ the worker id replaced by an annotator id: an HMAC-SHA256 of the worker id under
   schema metadata) and the card, so that ``publish`` can tell which key built a release
   without the key being stored anywhere.
 - Votes on test rows would reveal the hidden labels: they go to the private folder only.
+- A human evaluation's votes on existing rows of any domain
+  (``annotate.human_eval.votes_out``, tasks ``row:<split>:<domain>:<id>``) join the same
+  configuration (:func:`with_votes_on_rows`).
 """
 
 from __future__ import annotations
@@ -244,6 +247,7 @@ class ReleasedVotes:
     read: int
     not_released: int
     key: AnnotatorKey | None
+    on_rows: int = 0  # public votes of a human evaluation on existing rows
 
     def annotators(self) -> int:
         """Distinct annotators among the public votes."""
@@ -265,6 +269,57 @@ class ReleasedVotes:
         }
 
 
+def row_tasks(frame: pd.DataFrame) -> pd.Series:
+    """Every released row's task as a human evaluation's votes name it
+    (``schema.row_task``: split, domain and id)."""
+    return pd.Series(
+        [
+            schema.row_task(str(split), str(domain), int(i))
+            for split, domain, i in zip(frame["split"], frame["domain"], frame["id"], strict=True)
+        ],
+        index=frame.index,
+        dtype=object,
+    )
+
+
+def with_votes_on_rows(
+    released: ReleasedVotes,
+    frame: pd.DataFrame,
+    votes: pd.DataFrame,
+    key_kind: KeyKind,
+    path: Path,
+    environ: Mapping[str, str] | None = None,
+) -> ReleasedVotes:
+    """``released`` (the votes on candidates) plus a human evaluation's votes on existing
+    rows of any domain (``annotate.human_eval.votes_out``), joined by
+    ``row:<split>:<domain>:<id>``; test-row votes private as any. No such votes: ``released``
+    as it is."""
+    if votes.empty:
+        return released
+    on_rows = release_votes(
+        frame, row_tasks(frame), votes, key_kind, path, environ, any_domain=True
+    )
+    public = {}
+    for split in schema.SPLITS:
+        parts = [released.public.get(split), on_rows.public.get(split)]
+        if any(t is not None for t in parts):
+            public[split] = _sorted([t for t in parts if t is not None], on_rows.key)
+    return ReleasedVotes(
+        public,
+        _sorted([released.private, on_rows.private], on_rows.key),
+        released.read + on_rows.read,
+        released.not_released + on_rows.not_released,
+        on_rows.key,
+        on_rows=sum(t.num_rows for t in on_rows.public.values()),
+    )
+
+
+def _sorted(tables: list[pa.Table], key: AnnotatorKey | None) -> pa.Table:
+    """Released vote tables as one, in the release's order, under ``key``'s metadata."""
+    rows = pd.concat([t.to_pandas() for t in tables], ignore_index=True)
+    return _table(rows.sort_values(SORT, kind="stable"), key)
+
+
 def release_votes(
     frame: pd.DataFrame,
     tasks: pd.Series,
@@ -272,6 +327,8 @@ def release_votes(
     key_kind: KeyKind,
     path: Path,
     environ: Mapping[str, str] | None = None,
+    *,
+    any_domain: bool = False,
 ) -> ReleasedVotes:
     """Join the kept votes to the released rows by candidate id and hash the workers.
 
@@ -289,7 +346,7 @@ def release_votes(
     rows = votes.merge(voted, on="task", how="inner", validate="many_to_one")
     not_released = len(votes) - len(rows)
     wrong = rows[(rows["split"] != "test") & (rows["domain"] != schema.OUT_OF_DOMAIN)]
-    if len(wrong):
+    if len(wrong) and not any_domain:  # a human evaluation's votes: rows of any domain
         raise RucolaError(
             f"candidate {wrong['task'].iloc[0]!r} has votes but its row is "
             f"{wrong['domain'].iloc[0]}: the votes configuration holds out-of-domain rows only",

@@ -43,6 +43,10 @@ def typed(data: dict, folder: Path) -> Params:
         "annotate": {
             "report": str(none / "annotation.json"),
             "votes_out": str(none / "votes.parquet"),
+            "human_eval": {
+                "report": str(none / "human_evaluation.json"),
+                "votes_out": str(none / "human_votes.parquet"),
+            },
             "corpus": {"rejected": str(none / "annotate.parquet")},
         },
         "baseline": {"report": str(none / "baseline.json")},

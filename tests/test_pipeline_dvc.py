@@ -59,6 +59,7 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
             "audit",
             "audit_export",
             "baseline",
+            "human_eval",
             "validate",
             "release",
             "summarize",

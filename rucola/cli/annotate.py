@@ -341,3 +341,38 @@ def corpus(settings: AnnotateCorpus, params: Params, source: str) -> None:
         f"{counts['not_annotated']} candidates not annotated yet",
         markup=False,
     )
+
+
+@stage_command(
+    annotate_app,
+    "human-eval",
+    section="annotate",
+    reads="split.out",
+    input_help="split rows (the gold labels)",
+    outputs=(),
+)
+def human_eval(settings: Annotate, params: Params, source: str) -> None:
+    """Score people's votes on corpus rows (annotate.votes with annotate.votes_target:
+    corpus) against the rows' labels: human accuracy and MCC per split and domain."""
+    from rucola.annotation.human_eval import run_human_eval
+
+    summary = run_human_eval(settings, source)
+    if not summary["has_round"]:
+        out.print(
+            "annotate human-eval: no round (annotate.votes_target is not corpus, or "
+            "annotate.votes is empty)",
+            markup=False,
+        )
+        return
+    # the public splits only: a terminal's log may travel further than the private report
+    shown = summary["public_scores"]["by_split"]
+    parts = [
+        f"{split} {s['n']} rows: accuracy {s['accuracy']}, MCC {s['mcc']}"
+        for split, s in shown.items()
+    ]
+    out.print(
+        f"annotate human-eval ({summary['method']}): {summary['read']} rows voted on, "
+        f"{summary['kept']} scored ({', '.join(parts)}); set aside {summary['set_aside']}; "
+        f"scores per domain in {settings.human_eval.private_report}",
+        markup=False,
+    )

@@ -2,7 +2,7 @@
 to the corpus), ``simulate`` (a worker model for planning) and the votes' columns.
 """
 
-from typing import get_args
+from typing import Literal, get_args
 
 from rucola.settings.types import (
     Accuracy,
@@ -70,6 +70,29 @@ class VoteColumns(Section):
     )
 
 
+# What the tasks of a round name: generated candidates (rows to add) or existing rows.
+VotesTarget = Literal["candidates", "corpus"]
+
+
+class HumanEval(Section):
+    method: AggregationMethod = _key("majority", "aggregation of each row's votes (crowd-kit)")
+    min_votes: _count(1000) = _key(1, "fewer usable votes, or a tie: not scored")
+    report: Output = _key(
+        "reports/human_evaluation.json", "human scores on train and validation (public)"
+    )
+    private_report: Output = _key(
+        "reports/private/human_evaluation.json",
+        "human accuracy and MCC per split and domain, test included (private)",
+    )
+    votes_out: Output = _key(
+        "data/interim/human_votes.parquet",
+        "every kept vote on a row (private: raw worker ids; the release's votes config)",
+    )
+    test_public: bool = _key(
+        False, "also publish the test scores (report and card): the documented exception"
+    )
+
+
 class Annotate(Section):
     controls: Inputs = _key(
         list,
@@ -86,6 +109,10 @@ class Annotate(Section):
     stage2: Inputs = _key(list, "stage 2 answers")
     votes: Inputs = _key(list, "long CSVs `task,worker,label`; all three empty: no round")
     vote_columns: VoteColumns = _key(VoteColumns, "column names of the `votes` tables")
+    votes_target: VotesTarget = _key(
+        "candidates",
+        "what tasks name: candidates (rows to add) or corpus rows (a human evaluation)",
+    )
     repeated_votes: RepeatedVotes = _key(
         "error", "a worker's conflicting answers to one task: error, first, last or drop"
     )
@@ -115,3 +142,4 @@ class Annotate(Section):
     plot_png: Output = _key("reports/plots/annotation_agreement.png", "agreement plot")
     corpus: AnnotateCorpus = _key(AnnotateCorpus, "`annotate corpus`")
     simulate: Simulate = _key(Simulate, "`annotate simulate`: a worker model for planning")
+    human_eval: HumanEval = _key(HumanEval, "`annotate human-eval`: votes on corpus rows scored")

@@ -52,7 +52,6 @@ class Categories(
             OUT_OF_DOMAIN: [*_GRAMMAR, "Hallucination"],
             LEARNER: _GRAMMAR,
         },
-        min_length=1,
     )
 ):
     """The categories of unacceptable rows, one list per domain: the one vocabulary that

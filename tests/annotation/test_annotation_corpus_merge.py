@@ -110,6 +110,19 @@ def test_a_category_the_out_of_domain_list_lacks_is_set_aside():
     assert (row.reason, row.detail) == ("missing_error_type", "Syntax")
 
 
+def test_a_corpus_without_categories_adds_unacceptable_rows_without_one():
+    """No categories declared (CoLA, ItaCoLA): a single round's unacceptable row joins
+    without a category, where RuCoLA's would be set aside (``missing_error_type``)."""
+    tasks = annotated().iloc[:2].copy()
+    tasks["error_type"] = None
+    none = Categories.model_validate({"in_domain": [], "out_of_domain": [], "learner": []})
+    rows, rejected, _ = merged(in_domain(), candidates(), tasks, none)
+    (row,) = rows[rows["origin"] == "annotations:c2"].itertuples()
+    assert row.label == 0 and row.error_type is None
+    _, rejected, _ = merged(in_domain(), candidates(), tasks)
+    assert rejected["reason"].tolist() == ["missing_error_type"]
+
+
 def test_merge_into_corpus():
     rows, rejected, counts = merged(in_domain(), candidates(), annotated())
     ood = rows[rows["domain"] == schema.OUT_OF_DOMAIN]

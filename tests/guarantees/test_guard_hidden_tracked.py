@@ -8,6 +8,11 @@ ignore is compared too). The one allowed difference is a hash of private data: i
 ``dvc.lock``, the hashes of private outputs and of salted input folders, and in
 ``reports/inputs/``, the keyed fingerprint of a salted folder. A second test: no md5,
 SHA-256 or size of a private input file appears in any git-tracked file.
+
+One documented exception, and only where the params choose it
+(``annotate.human_eval.test_public: true``): the human evaluation report publishes the
+test split's human scores (and the card its human row for test), so that report, and its
+hash in ``dvc.lock``, may differ in its test scores, and in nothing else.
 """
 
 from __future__ import annotations
@@ -220,10 +225,56 @@ def test_every_tracked_file_is_the_same_whatever_the_test_rows_hide(builds):
     for name in keyed:  # a salted folder's fingerprint: one HMAC under its salt
         record = json.loads((b / name).read_text(encoding="utf-8"))
         assert set(record) == {"family", "name", "path", "kind", "keyed"}, record
-    unexplained = [f for f in differing if f not in {"dvc.lock", *keyed}]
+    exceptions = allowed_exceptions(a, b, differing)  # none unless the params choose it
+    unexplained = [f for f in differing if f not in {"dvc.lock", *keyed, *exceptions}]
     assert unexplained == [], unexplained  # ...and nothing git tracks shows it
-    assert lock_differences(a, b, {CORPUS, MOVED, *KEYED, "reports/inputs/extract.sources"}) == []
+    salted = {CORPUS, MOVED, *KEYED, "reports/inputs/extract.sources"}
+    # with the exception on, the release folder's hash too (its card shows the test row)
+    release = {yaml.safe_load((b / "params.yaml").read_text(encoding="utf-8"))["release"]["out"]}
+    release = release if exceptions else set()
+    assert lock_differences(a, b, salted | exceptions | release) == []
     print(f"compared {len(files)} tracked files; differing only in salted hashes: {differing}")
+
+
+def published_test_scores(root: Path) -> str | None:
+    """The human evaluation report where the params publish its test scores (the one
+    documented exception), else None."""
+    params = yaml.safe_load((root / "params.yaml").read_text(encoding="utf-8"))
+    human = (params.get("annotate") or {}).get("human_eval") or {}
+    if not human.get("test_public"):
+        return None
+    return str(human.get("report", "reports/human_evaluation.json"))
+
+
+def without_test_scores(path: Path) -> dict:
+    """The human evaluation report less what the exception allows to differ: the test
+    split's scores (and the counts of rows set aside, which test rows are among)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.get("scores", {}).get("by_split", {}).pop("test", None)
+    for key in ("read", "kept", "set_aside"):
+        data.pop(key, None)
+    return data
+
+
+def allowed_exceptions(a: Path, b: Path, differing: list[str]) -> set[str]:
+    """The documented exception's files among ``differing``, once checked to differ in
+    the test scores only; empty unless ``annotate.human_eval.test_public`` is on."""
+    report = published_test_scores(b)
+    if report is None or report not in differing:
+        return set()
+    assert without_test_scores(a / report) == without_test_scores(b / report)
+    return {report}
+
+
+def test_the_exception_is_known_only_when_the_params_choose_it(tmp_path):
+    """Off by default: the sample's params publish no test score."""
+    (tmp_path / "params.yaml").write_text("annotate: {}\n", encoding="utf-8")
+    assert published_test_scores(tmp_path) is None
+    assert allowed_exceptions(tmp_path, tmp_path, ["reports/human_evaluation.json"]) == set()
+    (tmp_path / "params.yaml").write_text(
+        "annotate: {human_eval: {test_public: true}}\n", encoding="utf-8"
+    )
+    assert published_test_scores(tmp_path) == "reports/human_evaluation.json"
 
 
 def private_files(root: Path) -> list[Path]:

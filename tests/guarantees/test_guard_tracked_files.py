@@ -65,6 +65,7 @@ def test_the_check_fails_on_an_undeclared_or_unignored_output(tmp_path: Path):
         "annotation",
         "audit",
         "extract",
+        "human_evaluation",
         "release",
         "split",
         "validation",

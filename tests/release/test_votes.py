@@ -456,3 +456,40 @@ def test_publish_refuses_public_votes_that_leak(run_cli, tmp_path, monkeypatch, 
     # refused before any check of the votes themselves: the build did not write these bytes
     assert code == 1 and "publish manifest" in stderr
     assert f"data/release/rucola/votes/{'test' if leak == 'test_votes' else 'validation'}" in stderr
+
+
+def test_a_human_evaluation_s_votes_on_rows_of_any_domain_join_the_votes_config(tmp_path):
+    """Votes on existing rows (``annotate.human_eval.votes_out``, tasks
+    ``row:<split>:<domain>:<id>``) join the votes configuration beside the candidates'
+    votes, in-domain and learner rows included; test-row votes stay private; the card says
+    how many there are."""
+    from rucola.release.votes import row_tasks
+
+    frame, votes = votes_corpus()
+    chosen = frame[frame["domain"] != schema.OUT_OF_DOMAIN].groupby("split").head(1)
+    tasks = row_tasks(chosen)
+    on_rows = pd.DataFrame(
+        [
+            {"task": task, "stage": 1, "worker": worker(w), "answer": "acceptable"}
+            for task in tasks
+            for w in (0, 5)
+        ]
+    )
+    params = params_for(tmp_path).model_dump()
+    params["annotate"]["human_eval"]["votes_out"] = str(tmp_path / "human_votes.parquet")
+    write_input(tmp_path, frame)
+    write_parquet(votes, tmp_path / "votes.parquet", schema.VOTES_SCHEMA)
+    write_parquet(on_rows, tmp_path / "human_votes.parquet", schema.VOTES_SCHEMA)
+    report = run_release(Params.model_validate(params))
+    public = tmp_path / "release/rucola"
+    released = pd.concat([pd.read_parquet(p) for p in sorted((public / "votes").glob("*.parquet"))])
+    public_on_rows = chosen[chosen["split"] != "test"]
+    for row in public_on_rows.itertuples():
+        mine = released[(released["split"] == row.split) & (released["id"] == row.id)]
+        assert len(mine) >= 2
+    private = pd.read_parquet(tmp_path / "release/private/votes_test.parquet")
+    test_ids = set(chosen.loc[chosen["split"] == "test", "id"])
+    assert test_ids <= set(private["id"]) and "test" not in set(released["split"])
+    assert report["votes"]["not_released"] == 2  # the candidates' unknown task only
+    card = (public / "README.md").read_text(encoding="utf-8")
+    assert f"{2 * len(public_on_rows)} of them are a human evaluation's votes" in card

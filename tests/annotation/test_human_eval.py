@@ -1,0 +1,300 @@
+"""Votes on corpus rows (``annotate.votes_target: corpus``), the single round of a corpus
+without categories, and the human evaluation: small hand-made rounds, then ItaCoLA's
+published vote table on its own rows."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from sklearn.metrics import matthews_corrcoef
+
+from rucola.annotation.human_eval import (
+    NO_GOLD,
+    UNKNOWN_ROW,
+    evaluate,
+    run_human_eval,
+    scores,
+)
+from rucola.annotation.long_table import read_long
+from rucola.annotation.merge import merge_votes
+from rucola.annotation.votes import Stage2Form
+from rucola.errors import RucolaError
+from rucola.settings import Annotate, Params
+
+ITACOLA_VOTES = "itacola/ItaCoLA_dataset_non-expertannotations.tsv"
+ITACOLA_ROWS = "itacola/ItaCoLA_dataset.tsv"
+ITACOLA_COLUMNS = {
+    "task": "UniqueIndexID_ItaCoLA",
+    "worker": "PlayersID",
+    "label": "DisaggragatedAnnotations",
+    "sentence": "Sentence",
+}
+SPLIT_NAMES = {"train": "train", "dev": "validation", "test": "test"}
+
+
+def write_votes(path: Path, rows: list[tuple[str, str, str, str]]) -> Path:
+    """A long table ``task,worker,label,sentence``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["task", "worker", "label", "sentence"])
+        writer.writerows(rows)
+    return path
+
+
+def write_rows(path: Path, rows: list[dict]) -> Path:
+    """Split rows with the columns the stage reads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    columns = ["sentence", "label", "domain", "split", "published_id"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["published_id"] = frame["published_id"].astype("Int64")
+    frame["id"] = range(len(frame))  # unique within every split and domain
+    frame.to_parquet(path, index=False)
+    return path
+
+
+def settings_for(votes: list[Path], **human: object) -> Annotate:
+    return Annotate.model_validate(
+        {
+            "stage1": [],
+            "stage2": [],
+            "votes": [str(v) for v in votes],
+            "votes_target": "corpus",
+            "human_eval": {"min_votes": 1, **human},
+        }
+    )
+
+
+# --- the single round ------------------------------------------------------------------
+
+
+def test_a_corpus_without_categories_takes_stage_1_as_final():
+    """With no category to ask for, an unacceptable majority is final (RuCoLA's two rounds
+    would leave it pending, awaiting stage 2)."""
+    votes = pd.DataFrame(
+        {
+            "task": ["a"] * 3 + ["b"] * 3,
+            "worker": ["w1", "w2", "w3"] * 2,
+            "label": ["0", "0", "1", "1", "1", "0"],
+            "golden": None,
+            "sentence": ["A.", "A.", "A.", "B.", "B.", "B."],
+            "source": "x.csv",
+            "line": range(2, 8),
+            "origin": "x",
+            "assignment": [f"x:{i}" for i in range(6)],
+            "status": "ACCEPTED",
+            "started": None,
+            "submitted": None,
+            "page": None,
+            "lead_time": None,
+        }
+    )
+    options = {"method": "majority", "min_votes": 3, "min_control_accuracy": 0.0}
+    none = merge_votes(votes, None, min_page_seconds=None, form=Stage2Form(()), **options)
+    assert none.tasks.set_index("id")["status"].to_dict() == {"a": "labelled", "b": "labelled"}
+    assert none.tasks.set_index("id")["label"].to_dict() == {"a": 0, "b": 1}
+    assert none.tasks["error_type"].isna().all()
+    two = merge_votes(votes, None, min_page_seconds=None, form=Stage2Form(("Syntax",)), **options)
+    assert two.tasks.set_index("id")["reason"]["a"] == "awaiting_stage2"
+
+
+def test_stage_2_answers_without_categories_are_refused():
+    votes = pd.DataFrame(columns=["task", "worker", "label", "golden"])
+    with pytest.raises(RucolaError, match="no categories"):
+        merge_votes(
+            votes,
+            votes,
+            method="majority",
+            min_votes=1,
+            min_control_accuracy=0.0,
+            min_page_seconds=None,
+            form=Stage2Form(()),
+        )
+
+
+def test_empty_category_lists_are_allowed():
+    params = Params.model_validate(
+        {"corpus": {"categories": {"in_domain": [], "out_of_domain": [], "learner": []}}}
+    )
+    assert params.corpus.categories.all() == []
+
+
+# --- the human evaluation ------------------------------------------------------------
+
+
+def test_scores_match_scikit_learn():
+    gold = [1, 1, 0, 0, 1, 0, 1]
+    human = [1, 0, 0, 1, 1, 0, 1]
+    got = scores(gold, human)
+    assert got["n"] == 7 and got["accuracy"] == round(5 / 7, 6)
+    assert got["mcc"] == pytest.approx(matthews_corrcoef(gold, human), abs=1e-6)
+    assert scores([1, 1], [1, 1])["mcc"] == 0.0  # undefined: one class
+    assert scores([], [])["accuracy"] is None
+
+
+def test_votes_join_rows_by_published_id_or_sentence(tmp_path, monkeypatch):
+    """A task names its row by published id, else by sentence; a task naming no row, a
+    tie, and a row without gold are set aside with their reasons; test scores stay in the
+    private report."""
+    monkeypatch.chdir(tmp_path)
+    votes = write_votes(
+        tmp_path / "votes.csv",
+        [
+            ("10", "w1", "1", ""),
+            ("10", "w2", "1", ""),
+            ("11", "w1", "0", ""),  # test row, wrong
+            ("s", "w1", "0", "Row twelve."),  # by sentence
+            ("99", "w1", "1", "Nobody wrote this."),  # no such row
+            ("13", "w1", "1", ""),  # a tie
+            ("13", "w2", "0", ""),
+            ("14", "w1", "1", ""),  # test row without gold
+        ],
+    )
+    rows = write_rows(
+        tmp_path / "split.parquet",
+        [
+            {"sentence": "Row ten.", "label": 1, "domain": "in_domain", "split": "train",
+             "published_id": 10},
+            {"sentence": "Row eleven.", "label": 1, "domain": "in_domain", "split": "test",
+             "published_id": 11},
+            {"sentence": "Row twelve.", "label": 0, "domain": "learner", "split": "validation",
+             "published_id": None},
+            {"sentence": "Row thirteen.", "label": 1, "domain": "in_domain", "split": "train",
+             "published_id": 13},
+            {"sentence": "Row fourteen.", "label": -1, "domain": "in_domain", "split": "test",
+             "published_id": 14},
+        ],
+    )  # fmt: skip
+    summary = run_human_eval(settings_for([votes]), str(rows))
+    assert summary["read"] == 6 and summary["kept"] == 3
+    assert summary["set_aside"] == {NO_GOLD: 1, "pending:tie": 1, UNKNOWN_ROW: 1}
+    private = json.loads(Path("reports/private/human_evaluation.json").read_text("utf-8"))
+    by_split = private["scores"]["by_split"]
+    assert by_split["test"]["accuracy"] == 0.0 and by_split["test"]["n"] == 1
+    assert by_split["validation"]["by_domain"]["learner"]["accuracy"] == 1.0
+    public = json.loads(Path("reports/human_evaluation.json").read_text("utf-8"))
+    assert set(public["scores"]["by_split"]) == {"train", "validation"}
+    assert "test" not in json.dumps(public["scores"])
+    # every vote on a row, kept for the release's votes config (the unknown task's: not)
+    kept = pd.read_parquet("data/interim/human_votes.parquet")
+    assert kept["task"].value_counts().to_dict() == {
+        "row:train:in_domain:0": 2,
+        "row:train:in_domain:3": 2,
+        "row:test:in_domain:1": 1,
+        "row:validation:learner:2": 1,
+        "row:test:in_domain:4": 1,
+    }
+    assert set(kept["answer"]) == {"acceptable", "unacceptable"}
+    # the explicit choice publishes test too
+    summary = run_human_eval(settings_for([votes], test_public=True), str(rows))
+    public = json.loads(Path("reports/human_evaluation.json").read_text("utf-8"))
+    assert public["scores"]["by_split"]["test"]["n"] == 1 and public["test_public"] is True
+
+
+def test_no_round_without_votes_on_corpus_rows(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    summary = run_human_eval(Annotate(), "absent.parquet")  # never read
+    assert summary["has_round"] is False and summary["read"] == 0
+    public = json.loads(Path("reports/human_evaluation.json").read_text("utf-8"))
+    assert public == {"read": 0, "kept": 0, "set_aside": {}, "has_round": False,
+                      "method": "majority"}  # fmt: skip
+
+
+def test_votes_on_corpus_rows_do_not_enter_the_candidates_round(tmp_path, monkeypatch):
+    """With ``votes_target: corpus`` the merge reads no long table: its tasks are rows,
+    not candidates (``unknown_candidate`` was their fate before)."""
+    from rucola.annotation.merge import run_merge
+
+    monkeypatch.chdir(tmp_path)
+    votes = write_votes(tmp_path / "votes.csv", [("10", "w1", "1", "")])
+    report = run_merge(settings_for([votes]), Stage2Form(()))
+    assert report["tasks"]["total"] == 0
+
+
+# --- ItaCoLA's published votes -------------------------------------------------------
+
+
+def itacola_rows(shared: Path, path: Path) -> Path:
+    """ItaCoLA's rows as split rows (its published ids, splits and gold labels)."""
+    table = pd.read_csv(shared / ITACOLA_ROWS, sep="\t", quoting=csv.QUOTE_NONE, dtype=str)
+    return write_rows(
+        path,
+        [
+            {
+                "sentence": row.Sentence,
+                "label": int(row.Acceptability),
+                "domain": "in_domain",
+                "split": SPLIT_NAMES[row.Split],
+                "published_id": int(row.UniqueIndexID),
+            }
+            for row in table.itertuples()
+        ],
+    )
+
+
+@pytest.mark.slow
+def test_itacola_votes_join_their_rows_and_score_against_the_experts(
+    shared_data, tmp_path, monkeypatch
+):
+    """ItaCoLA's vote table read as published (several votes a row): 2,918 votes on 1,062
+    rows; the majority equals ``PlayersAcceptability`` wherever it decides (a tie is left
+    pending), and the human evaluation scores it against the expert labels."""
+    monkeypatch.chdir(tmp_path)
+    path = shared_data / ITACOLA_VOTES
+    if not path.is_file():
+        pytest.skip(f"{path} is not there")
+    published = pd.read_csv(path, sep="\t", dtype=str).set_index("UniqueIndexID_ItaCoLA")
+    votes = read_long(path, ITACOLA_COLUMNS)
+    assert len(votes) == 2918 and votes["task"].nunique() == 1062
+    rows = itacola_rows(shared_data, tmp_path / "split.parquet")
+    settings = settings_for([path])
+    settings = settings.model_copy(update={"vote_columns": settings.vote_columns.model_copy(
+        update=ITACOLA_COLUMNS)})  # fmt: skip
+    result, counts = evaluate(votes, pd.read_parquet(rows), settings)
+    # a worker listed twice on a row with the same answer counts once (three such votes)
+    assert counts["used"] == 2915 and counts["dropped_by_fate"] == {"repeated_vote": 3}
+    decided = result[result["status"] == "labelled"].set_index("task")
+    ties = result[result["reason"] == "tie"]
+    assert len(decided) + len(ties) == 1062
+    players = published.loc[decided.index, "PlayersAcceptability"].astype(int)
+    assert (decided["human"].astype(int) == players).all()
+    experts = published.loc[decided.index, "ExpertAcceptability"].astype(int)
+    assert (decided["gold"].astype(int) == experts).all()  # the gold the rows carry
+    assert (result["why"] != UNKNOWN_ROW).all()  # every vote joins its row
+    summary = run_human_eval(settings, str(rows))
+    table = summary["scores"]
+    assert summary["read"] == 1062 and summary["kept"] == len(decided)
+    expected = scores(experts.to_numpy(), players.to_numpy())
+    assert table["all"] == expected
+    assert set(table["by_split"]) == {"train", "validation", "test"}
+    assert sum(s["n"] for s in table["by_split"].values()) == len(decided)
+    print(f"\nItaCoLA human evaluation: {len(ties)} ties; {json.dumps(table, indent=1)}")
+
+
+def test_the_command_prints_the_public_splits_only(tmp_path, run_cli):
+    """``rucola annotate human-eval`` on params naming votes on rows: the terminal shows
+    train and validation, never the test split's scores; a missing rows file is one line."""
+    write_votes(tmp_path / "votes.csv", [("1", "w1", "1", ""), ("2", "w1", "0", "")])
+    write_rows(
+        tmp_path / "split.parquet",
+        [
+            {"sentence": "One.", "label": 1, "domain": "in_domain", "split": "validation",
+             "published_id": 1},
+            {"sentence": "Two.", "label": 1, "domain": "in_domain", "split": "test",
+             "published_id": 2},
+        ],
+    )  # fmt: skip
+    (tmp_path / "params.yaml").write_text(
+        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: [votes.csv]\n"
+        "  votes_target: corpus\n",
+        encoding="utf-8",
+    )
+    code, stdout, _ = run_cli("annotate", "human-eval", "--input", "split.parquet", cwd=tmp_path)
+    assert code == 0, stdout
+    assert "validation 1 rows: accuracy 1.0" in stdout and "test" not in stdout
+    code, _, stderr = run_cli("annotate", "human-eval", "--input", "absent.parquet", cwd=tmp_path)
+    assert code == 1 and "absent.parquet" in stderr and "Traceback" not in stderr
