@@ -20,7 +20,6 @@ from rucola.io import write_json
 from rucola.settings import OUT_OF_DOMAIN
 from rucola.stage import read_frame
 
-
 # A release of a corpus without test rows (CoLA publishes none) has an empty gold: its
 # labels are all public, so predictions are scored on a validation file (one config's:
 # the ``default`` config numbers its domains apart, so an id there may occur twice).
