@@ -363,6 +363,7 @@ def release(
             _features(files),
             plots,
             votes=_card_votes(votes),
+            folder=Path(out_dir).name,
         )
         (public / "README.md").write_bytes(card.encode("utf-8"))
         written = {}

@@ -173,10 +173,11 @@ def domain_lines(params: Params, domains: Sequence[str]) -> list[tuple[str, str]
     return lines
 
 
-def load_lines(params: Params) -> dict[str, str]:
-    """The card's ``load_dataset`` lines: the folder's own name (``release.out``'s last
-    part), its comment aligned with the next line's, and the Hub name ``corpus.name``."""
-    folder = Path(params.release.out).name
+def load_lines(params: Params, folder: str | None = None) -> dict[str, str]:
+    """The card's ``load_dataset`` lines: the public folder's own name (``folder``, the one
+    the build writes; else ``release.out``'s last part), its comment aligned with the next
+    line's, and the Hub name ``corpus.name``."""
+    folder = folder or Path(params.release.out).name
     path = f'ds = load_dataset("path/to/{folder}", "in_domain")'
     return {
         "folder": folder,
@@ -344,10 +345,12 @@ def render_card(
     features: Mapping[str, Any],
     plots: Mapping[str, str | None],
     votes: dict[str, Any] | None = None,
+    folder: str | None = None,
 ) -> str:
     """The card; ``features`` per config; ``plots`` the pictures written (``error_types``
     only with categories); ``votes`` (counts of the public votes, the key's fingerprint and
-    whether it is the sample's) adds the votes section."""
+    whether it is the sample's) adds the votes section; ``folder``: the public folder's
+    name, which ``load_dataset`` is given."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         keep_trailing_newline=True,
@@ -378,7 +381,7 @@ def render_card(
         license_name=LICENSE_NAMES.get(licence, f"`{licence}`"),
         license_note=(identity.license_note or "").strip(),
         citations=[c.strip() for c in identity.citations],
-        load=load_lines(params),
+        load=load_lines(params, folder),
         configs=configs,
         config_rows=config_rows(files),
         # RuCoLA's own two domains are announced when missing; learner rows are optional
