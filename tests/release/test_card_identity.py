@@ -230,7 +230,7 @@ def test_a_corpus_without_test_rows_releases_train_and_validation(tmp_path, hf_c
     assert "in_domain/validation.parquet" in (caught.value.hint or "")
     rows = pq.read_table(public / "in_domain/validation.parquet").to_pandas()
     predictions.write_text(
-        "id,acceptable\n" + "".join(f"{i},{y}\n" for i, y in zip(rows["id"], rows["label"])),
+        "id,acceptable\n" + "".join(f"{i},{y}\n" for i, y in rows[["id", "label"]].values),
         encoding="utf-8",
     )
     scores = evaluate(predictions, public / "in_domain/validation.parquet", None)
