@@ -32,6 +32,7 @@ from rucola.settings.types import (
     Share,
     SourceType,
     Text,
+    Title,
     Url,
     Verdict,
     _count,
@@ -142,7 +143,7 @@ class Corpus(Section):
     name: CorpusName = _key(
         RUCOLA_NAME, "the dataset's name: the Hub repository and `load_dataset` name"
     )
-    pretty_name: Text = _key(RUCOLA_PRETTY_NAME, "the card's title and `pretty_name`")
+    pretty_name: Title = _key(RUCOLA_PRETTY_NAME, "the card's title and `pretty_name`")
     language: str = _key("ru", "ISO 639-1 code of the sentences' language")
     description: Description | None = _key(
         RUCOLA_DESCRIPTION, "the card's opening paragraphs (Markdown); null: none"

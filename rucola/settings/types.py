@@ -274,6 +274,16 @@ def _bibtex(value: object) -> str:
     return value
 
 
+def _title(value: object) -> str:
+    """One line of text: the card's title (``# ...``) and its YAML ``pretty_name``."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"must be text, not {shown(value)}")
+    if any(ch in value for ch in "\r\n\u2028\u2029"):
+        raise ValueError("must be one line (it is the card's title)")
+    return value
+
+
+Title = Annotated[Any, PlainValidator(_title), Kind("text (one line)")]
 CorpusName = Annotated[Any, PlainValidator(_corpus_name), Kind("name (letters, digits, _ -)")]
 LicenseId = Annotated[Any, PlainValidator(_license_id), Kind("Hub licence id")]
 Url = Annotated[Any, PlainValidator(_url), Kind("http(s) address")]

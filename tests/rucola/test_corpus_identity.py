@@ -143,7 +143,8 @@ def test_an_unsafe_name_is_refused(tmp_path, name):
         ("citations", "@article{x, year = {2019}}", "must be a list"),
         ("description", "   ", "must be text"),
         ("description", "Intro\n---\nmore", "must not hold a line of '---'"),
-        ("pretty_name", "", "must not be empty"),
+        ("pretty_name", "", "must be text"),
+        ("pretty_name", "CoLA\n# injected heading", "must be one line"),
         ("categories", {"in_domain": None}, "must be a list"),
     ],
 )
