@@ -173,10 +173,14 @@ class Extractor:
         allowed = {t.lower(): t for t in self.allowed(example.domain)}
         canonical = allowed.get(example.error_type.strip().lower())
         if canonical is None:
+            hint = (
+                f"use one of {', '.join(sorted(allowed.values()))}"
+                if allowed
+                else f"corpus.categories declares none for {example.domain or 'this row'}: "
+                "leave error_type empty, or list the corpus's categories there"
+            )
             raise RucolaError(
-                f"invalid error_type '{example.error_type}'",
-                *_where(example.origin),
-                hint=f"use one of {', '.join(sorted(allowed.values()))}",
+                f"invalid error_type '{example.error_type}'", *_where(example.origin), hint=hint
             )
         return canonical
 
@@ -288,7 +292,9 @@ class Extractor:
                 sentence = variant.sentence if rule.records_text else None
                 out.reject(example, reason.reason, sentence, reason.detail, variant.mark, label)
                 continue
-            required = self.allowed(example.domain) if self.settings.require_error_type else None
+            # a category is asked for only where the corpus declares some for the domain
+            allowed = self.allowed(example.domain)
+            required = allowed if self.settings.require_error_type and allowed else None
             out.keep(variant, label, group, corrections, required)
 
 

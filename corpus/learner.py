@@ -69,6 +69,12 @@ class EditTypes:
     def __init__(
         self, categories: dict[str, str], ignore: Sequence[str], error_types: Sequence[str]
     ):
+        if not error_types:  # the mapping tells grammatical edits by their category
+            raise RucolaError(
+                "an M2 learner corpus needs categories, but corpus.categories.learner is empty",
+                "params.yaml",
+                hint="list the categories of its grammatical edits in corpus.categories.learner",
+            )
         problems = m2_mapping_problems(categories, ignore, error_types)
         if problems:  # a mapping given in code: params files are checked on load
             raise RucolaError(problems[0].text, "params.yaml", hint=problems[0].hint)

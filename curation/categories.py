@@ -3,10 +3,12 @@ classifier finds unlikely.
 
 Rules (score 1.0: always wrong, whatever a model thinks), the ones validation enforces,
 so a corpus built with ``validate.exempt_published`` or read from elsewhere shows them
-row by row: an acceptable row with a category, an unacceptable row without one, an
-unlabelled row with one, a category in no domain's list of ``corpus.categories``, and a
-category outside the domains whose lists hold it (RuCoLA's Hallucination, a generator's
-invention: outside the out-of-domain rows).
+row by row: an acceptable row with a category, an unacceptable row without one (only in a
+domain that declares categories: CoLA and ItaCoLA declare none, and their unacceptable
+rows have none), an unlabelled row with one, a category in no domain's list of
+``corpus.categories`` (any category, in a corpus that declares none), and a category
+outside the domains whose lists hold it (RuCoLA's Hallucination, a generator's invention:
+outside the out-of-domain rows).
 
 Classifier: per domain, over the unacceptable rows, a cross-validated multiclass TF-IDF
 logistic regression (the folds, seed and C of ``audit.likely_label_error``) over the
@@ -32,6 +34,7 @@ def rule_findings(rows: pd.DataFrame, categories: Categories) -> dict[int, list[
     """Row position -> what each rule says is wrong with its category (``categories``:
     ``corpus.categories``)."""
     allowed = set(categories.all())
+    declared = set(categories.declared())
     found: dict[int, list[str]] = {}
     for position, (label, category, domain) in enumerate(
         zip(rows["label"], rows["error_type"], rows["domain"], strict=True)
@@ -40,17 +43,27 @@ def rule_findings(rows: pd.DataFrame, categories: Categories) -> dict[int, list[
         why = []
         if label == schema.ACCEPTABLE and has:
             why.append(f"acceptable but has the category {category}")
-        elif label == schema.UNACCEPTABLE and not has:
+        elif label == schema.UNACCEPTABLE and not has and _asks(domain, declared):
             why.append("unacceptable without a category")
         elif label == schema.UNLABELLED and has:
             why.append(f"unlabelled but has the category {category}")
-        if has and category not in allowed:
+        if has and not allowed:
+            why.append(f"{category}, but corpus.categories declares none")
+        elif has and category not in allowed:
             why.append(f"{category} is not one of corpus.categories")
         elif has and isinstance(domain, str) and category not in _allowed_in(categories, domain):
             why.append(f"{category} outside {', '.join(categories.domains_with(category))}")
         if why:
             found[position] = why
     return found
+
+
+def _asks(domain: object, declared: set[str]) -> bool:
+    """Whether an unacceptable row of ``domain`` needs a category: its domain declares
+    some; a row without a known domain, when any domain does."""
+    if isinstance(domain, str) and domain in schema.DOMAINS:
+        return domain in declared
+    return bool(declared)
 
 
 def _allowed_in(categories: Categories, domain: str) -> list[str]:

@@ -8,8 +8,10 @@ same input are byte-identical)::
 
     README.md                      the dataset card (YAML configs and dataset_info)
     token_lengths.png              n_tokens by domain
-    error_types.png                violation categories by domain (train and validation)
-    default/{split}.parquet        RuCoLA's two domains, with the hidden test split
+    error_types.png                violation categories by domain (train and validation);
+                                   absent when the corpus declares no categories
+    default/{split}.parquet        RuCoLA's two domains, with the hidden test split (absent,
+                                   like every test file, for a corpus without test rows)
     in_domain/{split}.parquet      train and validation
     out_of_domain/{split}.parquet  validation (train ratio 0); absent with no
                                    out-of-domain rows
@@ -353,18 +355,23 @@ def release(
         run.count_kept(sum(f.num_examples for f in files if f.config in TEST_CONFIGS))
         files += [_write_votes(table, public, split) for split, table in votes.public.items()]
         token_length_plot(public_rows, public / PLOTS["token_lengths"])
-        category_plot(
-            public_rows[public_rows["split"] != "test"],
-            public / PLOTS["error_types"],
-            params.corpus.categories.all(),
-        )
+        categories = params.corpus.categories.all()
+        plots: dict[str, str | None] = {**PLOTS, "error_types": None}
+        if categories:  # a corpus without categories has no picture of them
+            category_plot(
+                public_rows[public_rows["split"] != "test"],
+                public / PLOTS["error_types"],
+                categories,
+            )
+            plots["error_types"] = PLOTS["error_types"]
         card = render_card(
             public_rows,
             files,
             params,
             _features(files),
-            PLOTS,
+            plots,
             votes=_card_votes(votes),
+            folder=Path(out_dir).name,
         )
         (public / "README.md").write_bytes(card.encode("utf-8"))
         written = {}

@@ -5,6 +5,13 @@ Label statistics are computed from train and validation rows only, so the card c
 a hidden test label: of the test split it gives row counts, nothing else. The ``votes``
 configuration is described from its public files only (test-row votes are private).
 
+Who the corpus is comes from params (``corpus``: name, title, language, description, a line
+per domain, homepage, licence, citations, categories), so a card is never corrected by hand
+(the publish manifest refuses an edited one): change params and build again. A domain's line
+is said only of a domain the release has rows of, and the card's comparisons with the RuCoLA
+paper and its published files only of RuCoLA (``corpus.name`` ``rucola``); a corpus without
+categories gets no category columns or plot, and one without test rows no test split.
+
 A build of the embedded sample says so: when every source of sentences that params name
 (``extract.sources``, ``generate.sources``) lies under ``data/sample/``, the sentences were
 written by this project, so the card's title, ``pretty_name`` and description call it a
@@ -26,6 +33,7 @@ import yaml
 from rucola.corpus import schema
 from rucola.release.layout import SplitFile
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
+from rucola.settings.corpus import RUCOLA_NAME
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -33,9 +41,28 @@ if TYPE_CHECKING:
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "card.md.j2"
 SAMPLE_DIR = Path("data/sample")  # the embedded sample, written by this project
-# a sample's title when ``release.pretty_name`` does not say it is one
+# a sample's title when ``corpus.pretty_name`` does not say it is one
 SAMPLE_NAME = "rucola sample: examples written for the pipeline, not RuCoLA"
-LICENSE_NAMES = {"apache-2.0": "the Apache License 2.0 (Apache-2.0)"}
+# how the card names a licence (``corpus.license``, a Hub licence id); another id as it is
+LICENSE_NAMES = {
+    "apache-2.0": "the Apache License 2.0 (Apache-2.0)",
+    "mit": "the MIT License",
+    "cc0-1.0": "CC0 1.0 (public domain dedication)",
+    "cc-by-4.0": "the Creative Commons Attribution 4.0 licence (CC BY 4.0)",
+    "cc-by-sa-4.0": "the Creative Commons Attribution-ShareAlike 4.0 licence (CC BY-SA 4.0)",
+    "cc-by-nc-4.0": "the Creative Commons Attribution-NonCommercial 4.0 licence (CC BY-NC 4.0)",
+    "cc-by-nc-sa-4.0": (
+        "the Creative Commons Attribution-NonCommercial-ShareAlike 4.0 licence (CC BY-NC-SA 4.0)"
+    ),
+    "other": "the terms below",
+    "unknown": "terms their authors have not stated",
+}
+# the card's name of each domain, at the start of its line (``corpus.domain_descriptions``)
+DOMAIN_LABELS = {
+    schema.IN_DOMAIN: "In-domain",
+    schema.OUT_OF_DOMAIN: "Out-of-domain",
+    schema.LEARNER: "Learner",
+}
 
 # The Hub's size_categories values.
 _SIZES = [
@@ -120,10 +147,44 @@ def is_sample(params: Params) -> bool:
 
 
 def pretty_name(params: Params) -> str:
-    """The card's title and ``pretty_name``: ``release.pretty_name``, unless the build is
+    """The card's title and ``pretty_name``: ``corpus.pretty_name``, unless the build is
     the sample and that name does not say so (the schema's default names RuCoLA)."""
-    name = params.release.pretty_name
+    name = params.corpus.pretty_name
     return SAMPLE_NAME if is_sample(params) and "sample" not in name.lower() else name
+
+
+def is_rucola(params: Params) -> bool:
+    """Whether the corpus is RuCoLA (or the sample in its layout): only then does the card
+    compare it with the RuCoLA paper and the published RuCoLA files, or announce one of
+    RuCoLA's two domains that a release lacks. Params refuse RuCoLA's description and
+    citation for a corpus of another name (``rucola.settings.problems.identity_problems``)."""
+    return params.corpus.name == RUCOLA_NAME
+
+
+def domain_lines(params: Params, domains: Sequence[str]) -> list[tuple[str, str]]:
+    """(the domain's name, its line) for each domain in ``domains`` (those with rows) that
+    ``corpus.domain_descriptions`` describes; a line of several keeps its breaks, the
+    later ones indented under the bullet."""
+    lines = []
+    for domain in domains:
+        text = params.corpus.domain_descriptions.of(domain)
+        if text is not None:
+            lines.append((DOMAIN_LABELS[domain], text.strip().replace("\n", "\n  ")))
+    return lines
+
+
+def load_lines(params: Params, folder: str | None = None) -> dict[str, str]:
+    """The card's ``load_dataset`` lines: the public folder's own name (``folder``, the one
+    the build writes; else ``release.out``'s last part), its comment aligned with the next
+    line's, and the Hub name ``corpus.name``."""
+    folder = folder or Path(params.release.out).name
+    path = f'ds = load_dataset("path/to/{folder}", "in_domain")'
+    return {
+        "folder": folder,
+        "local": f'ds = load_dataset("{folder}")'.ljust(len(path) + 2),
+        "path": path + "  ",
+        "name": params.corpus.name,
+    }
 
 
 def yaml_header(
@@ -132,8 +193,8 @@ def yaml_header(
     header = {
         "configs": configs_yaml(files),
         "dataset_info": dataset_info_yaml(files, features),
-        "language": ["ru"],
-        "license": params.release.license,
+        "language": [params.corpus.language],
+        "license": params.corpus.license,
         "multilinguality": ["monolingual"],
         "pretty_name": pretty_name(params),
         "size_categories": [size_category(total)],
@@ -178,6 +239,7 @@ def source_rows(frame: pd.DataFrame, categories: Sequence[str]) -> list[dict[str
 
 
 HIDDEN_DOMAIN = "RuCoLA test (domain hidden)"
+# the sample's, and any corpus's but RuCoLA's
 SAMPLE_HIDDEN_DOMAIN = "`default` test (domain hidden)"
 
 
@@ -296,11 +358,14 @@ def render_card(
     files: Sequence[SplitFile],
     params: Params,
     features: Mapping[str, Any],
-    plots: dict[str, str],
+    plots: Mapping[str, str | None],
     votes: dict[str, Any] | None = None,
+    folder: str | None = None,
 ) -> str:
-    """The card; ``features`` per config; ``votes`` (counts of the public votes, the key's
-    fingerprint and whether it is the sample's) adds the votes section."""
+    """The card; ``features`` per config; ``plots`` the pictures written (``error_types``
+    only with categories); ``votes`` (counts of the public votes, the key's fingerprint and
+    whether it is the sample's) adds the votes section; ``folder``: the public folder's
+    name, which ``load_dataset`` is given."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         keep_trailing_newline=True,
@@ -314,19 +379,28 @@ def render_card(
     domains = [d for d in schema.DOMAINS if d in present]
     default = set(frame.loc[frame["config"] == "default", "domain"].dropna())
     ratios = params.split.ratios.model_dump()
-    categories = params.corpus.categories.all()
-    licence = params.release.license
+    identity = params.corpus
+    categories = identity.categories.all()
+    licence = identity.license
     sample = is_sample(params)
+    rucola = is_rucola(params)
+    has_test = bool((frame["split"] == "test").any())
     text = environment.get_template(TEMPLATE).render(
         yaml_header=yaml_header(files, params, len(frame), features),
         pretty_name=pretty_name(params),
         sample=sample,
-        corpus="the sample" if sample else "RuCoLA",
-        license_name=LICENSE_NAMES.get(licence, licence),
+        rucola=rucola,
+        description=(identity.description or "").strip(),
+        domain_lines=domain_lines(params, domains),
+        homepage=identity.homepage,
+        license_name=LICENSE_NAMES.get(licence, f"`{licence}`"),
+        license_note=(identity.license_note or "").strip(),
+        citations=[c.strip() for c in identity.citations],
+        load=load_lines(params, folder),
         configs=configs,
         config_rows=config_rows(files),
         # RuCoLA's own two domains are announced when missing; learner rows are optional
-        missing_configs=[d for d in schema.RUCOLA_DOMAINS if d not in configs],
+        missing_configs=[d for d in schema.RUCOLA_DOMAINS if d not in configs] if rucola else [],
         domains=domains,
         # what `load_dataset(...)` without a config gives: the default config's domains
         default_domains=[d for d in schema.DOMAINS if d in default],
@@ -336,8 +410,12 @@ def render_card(
         soft_labels=_soft_label_domains(frame),
         new_rows=params.split.new_rows,
         pinned=bool(params.split.pin),
-        splits=schema.SPLITS,
-        split_rows=split_rows(frame, SAMPLE_HIDDEN_DOMAIN if sample else HIDDEN_DOMAIN),
+        has_test=has_test,
+        # a corpus without test rows (CoLA publishes none) has no test column
+        splits=[s for s in schema.SPLITS if s != "test" or has_test],
+        split_rows=split_rows(
+            frame, HIDDEN_DOMAIN if rucola and not sample else SAMPLE_HIDDEN_DOMAIN
+        ),
         ratios={d: ratios[d] for d in domains if d in ratios},
         label_names=schema.LABEL_NAMES,
         categories=categories,

@@ -7,7 +7,9 @@ Ids are the release's ids, so a submission scores against the private gold direc
 The layout holds exactly the rows of the release's ``default`` config, drawn from their
 public form (``release.public``): RuCoLA's two domains, so its scores stay comparable with
 the published leaderboard, and ``test.csv`` has the ids of ``default/test.parquet``.
-Learner rows (``schema.LEARNER``) are their own config, in none of these files.
+Learner rows (``schema.LEARNER``) are their own config, in none of these files. A corpus
+without test rows (CoLA publishes none) has no ``test.csv`` and no ``sample_submission.csv``:
+there is nothing hidden to submit predictions for.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ def write_rucola_csv(public: pd.DataFrame, folder: str | Path) -> dict[str, int]
         _csv(table, folder / name)
         counts[name] = len(table)
     test = frame[frame["split"] == "test"]
+    if test.empty and not (public["split"] == "test").any():
+        return counts  # no test rows in the release at all: no test files
     _csv(test[["id", "sentence"]], folder / "test.csv")
     sample = pd.DataFrame(
         {

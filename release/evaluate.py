@@ -20,6 +20,14 @@ from rucola.io import write_json
 from rucola.settings import OUT_OF_DOMAIN
 from rucola.stage import read_frame
 
+# A release of a corpus without test rows (CoLA publishes none) has an empty gold: its
+# labels are all public, so predictions are scored on a validation file (one config's:
+# the ``default`` config numbers its domains apart, so an id there may occur twice).
+NO_TEST_HINT = (
+    "a corpus without test rows has no hidden gold: score predictions for a validation "
+    "split with --gold RELEASE/in_domain/validation.parquet (or another config's)"
+)
+
 
 def _rows(lines: list[int], limit: int = 5) -> str:
     shown = ", ".join(str(n) for n in lines[:limit])
@@ -92,7 +100,11 @@ def read_gold(path: str | Path) -> pd.DataFrame:
     if not {"id", "label"} <= set(gold.columns):
         raise RucolaError("gold needs id and label (or acceptable) columns", path)
     if gold.empty:
-        raise RucolaError("the gold has no rows: nothing to score against", path)
+        raise RucolaError(
+            "the gold has no rows: nothing to score against",
+            path,
+            hint=NO_TEST_HINT if path.suffix == ".parquet" else None,
+        )
     duplicated = gold.loc[gold["id"].duplicated(), "id"].tolist()
     if duplicated:
         raise RucolaError(

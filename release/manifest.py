@@ -8,6 +8,10 @@ files, after checking each one's size and hash, and refuses any other file found
 public folder or the CSV folder (a worker table, a copy of the gold), naming it: what a
 build did not write is never published, whoever put it there. The manifest itself and the
 folders' ownership records (``rucola.ownership``) are the folders' own bookkeeping.
+
+The card is one of the files the manifest holds to its bytes, so a card corrected by hand
+is refused like any other edited file: what it says comes from params (``corpus``: the
+corpus's identity), and a build with corrected params writes it, and the manifest, again.
 """
 
 from __future__ import annotations
@@ -27,6 +31,12 @@ from rucola.io import file_sha256
 from rucola.ownership import BOOKKEEPING as OWNERSHIP_FILES
 
 MANIFEST_FILE = "release_manifest.json"
+CARD_FILE = "README.md"  # the dataset card, written from params: never edited by hand
+CARD_HINT = (
+    "the card is written from params (corpus.name, pretty_name, description, "
+    "domain_descriptions, license, citations ...): change them and run 'rucola release "
+    "build' again instead of editing it"
+)
 COMPAT_PREFIX = "rucola_csv/"  # where the CSV layout goes in the Hub repository
 # the manifest, and the ownership records (``.rucola-output.json``, ``.rucola-written``)
 BOOKKEEPING = {MANIFEST_FILE, *OWNERSHIP_FILES}
@@ -169,7 +179,9 @@ def verified_files(public_dir: Path, compat_dir: Path | None) -> list[tuple[Path
             raise RucolaError("a file of the publish manifest is missing", path, hint=rebuild)
         if path.stat().st_size != entry.size or file_sha256(path) != entry.sha256:
             raise RucolaError(
-                "this file differs from the publish manifest (size or SHA-256)", path, hint=rebuild
+                "this file differs from the publish manifest (size or SHA-256)",
+                path,
+                hint=CARD_HINT if entry.path == CARD_FILE else rebuild,
             )
         out.append((path, entry))
     return out

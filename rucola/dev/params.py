@@ -66,14 +66,28 @@ class _Dumper(yaml.SafeDumper):
         return True
 
     def represent_list(self, data: Any) -> yaml.Node:
-        flat = all(not isinstance(v, dict | list) for v in data)
+        flat = all(not isinstance(v, dict | list) and not _is_block(v) for v in data)
         return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat)
 
     def represent_str(self, data: str) -> yaml.Node:
         """A plain word or path unquoted (YAML still quotes one that reads as another type,
-        such as ``null``); anything else (``*?``, ``G:*``, the empty mark) in double quotes."""
+        such as ``null``); text of several lines (the card's words, a BibTeX entry) as a
+        literal block, line for line as it is written; anything else (``*?``, ``G:*``, the
+        empty mark) in double quotes."""
+        if _is_block(data):
+            return self.represent_scalar("tag:yaml.org,2002:str", data, style="|")
         style = None if _PLAIN.fullmatch(data) else '"'
         return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _is_block(value: Any) -> bool:
+    """Text that reads best as a literal block: several lines, none ending in a space (YAML
+    cannot keep trailing spaces in a block, and would fall back to quotes)."""
+    return (
+        isinstance(value, str)
+        and "\n" in value
+        and not any(line != line.rstrip() for line in value.split("\n"))
+    )
 
 
 _PLAIN = re.compile(r"[\w.][\w ./-]*(?<! )")

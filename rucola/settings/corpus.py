@@ -1,6 +1,7 @@
-"""The sections of the corpus stages: what every stage agrees on (``corpus``: the categories
-of unacceptable rows per domain), then extract, measure, filter, screen, split, validate,
-baseline, release and summarize (one model per section, in pipeline order).
+"""The sections of the corpus stages: what every stage agrees on (``corpus``: the corpus's
+identity, its language and the categories of unacceptable rows per domain), then extract,
+measure, filter, screen, split, validate, baseline, release and summarize (one model per
+section, in pipeline order).
 """
 
 from typing import Annotated, Any, Literal
@@ -14,6 +15,9 @@ from rucola.settings.types import (
     LEARNER,
     OUT_OF_DOMAIN,
     AnnotatorKey,
+    BibTeX,
+    CorpusName,
+    Description,
     Domain,
     Encoding,
     Fraction,
@@ -22,6 +26,7 @@ from rucola.settings.types import (
     Kind,
     Language,
     Length,
+    LicenseId,
     NewRows,
     NonNegative,
     Output,
@@ -31,13 +36,15 @@ from rucola.settings.types import (
     Share,
     SourceType,
     Text,
+    Title,
+    Url,
     Verdict,
     _count,
     _key,
     per_domain,
 )
 
-# --- corpus: the categories of unacceptable rows ---------------------------------------
+# --- corpus: its identity and the categories of unacceptable rows --------------------
 
 _GRAMMAR = ["Morphology", "Syntax", "Semantics"]
 
@@ -45,7 +52,7 @@ _GRAMMAR = ["Morphology", "Syntax", "Semantics"]
 class Categories(
     per_domain(
         list[Text],
-        "the categories of its unacceptable rows",
+        "the categories of its unacceptable rows (`[]`: none)",
         {
             IN_DOMAIN: _GRAMMAR,
             # a generator's invention: only machine-made sentences have it
@@ -57,19 +64,105 @@ class Categories(
     """The categories of unacceptable rows, one list per domain: the one vocabulary that
     extraction, annotation, the split's errata, validation, the audit and the card read.
     A category in some domains' lists only is allowed in those only (RuCoLA's Hallucination:
-    out of domain)."""
+    out of domain). An empty list: the corpus gives that domain's rows no category (CoLA
+    and ItaCoLA have none), so none is asked for and none is allowed there."""
 
     def all(self) -> list[str]:
-        """Every category of every domain, each once: the domains' lists in their order."""
+        """Every category of every domain, each once: the domains' lists in their order;
+        empty when the corpus declares none."""
         return list(dict.fromkeys(c for domain in DOMAINS for c in self.of(domain)))
 
     def domains_with(self, category: str) -> list[str]:
         """The domains whose list holds ``category``, in their order."""
         return [domain for domain in DOMAINS if category in self.of(domain)]
 
+    def declared(self) -> list[str]:
+        """The domains that declare categories (a non-empty list), in their order: their
+        unacceptable rows need one."""
+        return [domain for domain in DOMAINS if self.of(domain)]
+
+
+# RuCoLA's identity: the defaults, so that a corpus built with them (and the published
+# RuCoLA rebuilt by configs/rucola-v1*.yaml) keeps its card word for word. A corpus of
+# another name may not keep the ones that describe RuCoLA (``RUCOLA_ONLY``; see
+# ``rucola.settings.problems.identity_problems``).
+RUCOLA_NAME = "rucola"
+RUCOLA_PRETTY_NAME = "RuCoLA: Russian Corpus of Linguistic Acceptability"
+RUCOLA_DESCRIPTION = """\
+RuCoLA (Russian Corpus of Linguistic Acceptability) is a benchmark of Russian sentences
+labelled for linguistic acceptability: would a native speaker accept the sentence as a
+well-formed sentence of Russian? Following CoLA, each sentence is labelled `acceptable` or
+`unacceptable`, and an unacceptable sentence carries the category of its violation:
+`Morphology`, `Syntax`, `Semantics`, or (out of domain only) `Hallucination`."""
+RUCOLA_DOMAINS = {
+    IN_DOMAIN: """\
+sentences come from linguistic publications (textbooks, grammars, papers),
+with the judgments their authors printed.""",
+    OUT_OF_DOMAIN: """\
+sentences were produced by machine translation and paraphrase models
+and labelled by annotators.""",
+    LEARNER: """\
+sentences come from learner corpora annotated for grammatical errors (the M2
+format of grammatical error correction): a learner's sentence with its spelling and
+punctuation corrected but its grammatical errors left is unacceptable, and the
+annotator's full correction is acceptable, so the two form a minimal pair (one `group`,
+never split apart). Its category is that of the grammatical edits.""",
+}
+RUCOLA_LICENSE_NOTE = """\
+The sentence texts remain the copyright of their original publishers and are included for
+research on linguistic acceptability."""
+RUCOLA_CITATION = """\
+@inproceedings{mikhailov-etal-2022-rucola,
+    title = "{R}u{C}o{LA}: {R}ussian Corpus of Linguistic Acceptability",
+    author = "Mikhailov, Vladislav  and
+      Shamardina, Tatiana  and
+      Ryabinin, Max  and
+      Pestova, Alena  and
+      Smurov, Ivan  and
+      Artemova, Ekaterina",
+    booktitle = "Proceedings of the 2022 Conference on Empirical Methods in Natural \
+Language Processing",
+    month = dec,
+    year = "2022",
+    address = "Abu Dhabi, United Arab Emirates",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/2022.emnlp-main.348",
+    doi = "10.18653/v1/2022.emnlp-main.348",
+    pages = "5207--5227",
+}"""
+
+
+class DomainDescriptions(
+    per_domain(
+        Description | None,
+        "the card's line on where its rows come from, after the domain's name; null: none",
+        RUCOLA_DOMAINS,
+    )
+):
+    """What the card says of each domain's rows: one bullet per domain the release holds
+    rows of, so a corpus is never said to have rows (machine-made ones, say) it lacks."""
+
 
 class Corpus(Section):
+    name: CorpusName = _key(
+        RUCOLA_NAME, "the dataset's name: the Hub repository and `load_dataset` name"
+    )
+    pretty_name: Title = _key(RUCOLA_PRETTY_NAME, "the card's title and `pretty_name`")
     language: Language = _key("ru", "language profile (ISO 639-1): tokens, lemmas, word list")
+    description: Description | None = _key(
+        RUCOLA_DESCRIPTION, "the card's opening paragraphs (Markdown); null: none"
+    )
+    domain_descriptions: DomainDescriptions = _key(
+        DomainDescriptions, "the card's line per domain with rows"
+    )
+    homepage: Url | None = _key(None, "the corpus's web page, on the card; null: none")
+    license: LicenseId = _key("apache-2.0", "the labels' licence: a Hub licence id")
+    license_note: Description | None = _key(
+        RUCOLA_LICENSE_NOTE, "the card's words on the sentences' rights; null: none"
+    )
+    citations: list[BibTeX] = _key(
+        lambda: [RUCOLA_CITATION], "BibTeX entries the card asks users to cite; `[]`: none"
+    )
     categories: Categories = _key(
         Categories, "the categories of unacceptable rows, per domain (`error_type`)"
     )
@@ -398,8 +491,6 @@ class Release(Section):
     private_report: Output = _key(
         "reports/private/release.json", "the private files' rows and the data's SHA-256"
     )
-    pretty_name: Text = _key("RuCoLA: Russian Corpus of Linguistic Acceptability", "card title")
-    license: Text = _key("apache-2.0", "card licence")
 
 
 class Summarize(Section):

@@ -13,10 +13,17 @@ from pydantic import BaseModel, ValidationError
 
 from rucola.errors import RucolaError
 from rucola.registry import GENERATION_METHODS, LANGUAGES
+from rucola.settings.corpus import (
+    RUCOLA_CITATION,
+    RUCOLA_DESCRIPTION,
+    RUCOLA_DOMAINS,
+    RUCOLA_NAME,
+    RUCOLA_PRETTY_NAME,
+)
 from rucola.settings.generate import Generator
 from rucola.settings.keys import _field_type, _is_model, model_at
 from rucola.settings.schema import Params
-from rucola.settings.types import DOMAINS, LEARNER, PerturbationRule, shown
+from rucola.settings.types import DOMAINS, LEARNER, OUT_OF_DOMAIN, PerturbationRule, shown
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -49,6 +56,9 @@ REMOVED_KEYS: dict[str, str] = {
     # the categories were two lists beside copies in the code; now one key, per domain
     "extract.error_types": _CATEGORIES,
     "validate.error_types": _CATEGORIES,
+    # the card's words were two keys of release; now the corpus's identity, written once
+    "release.pretty_name": "the card's title is corpus.pretty_name (the corpus's identity)",
+    "release.license": "the licence is corpus.license (the corpus's identity)",
 }
 
 
@@ -282,9 +292,36 @@ def m2_mapping_problems(
     return problems
 
 
+def identity_problems(params: Params) -> list[Problem]:
+    """A corpus named other than RuCoLA may not keep the defaults that describe RuCoLA (its
+    title, description, citation, and its machine-made out-of-domain rows): the card would
+    describe and cite RuCoLA for another corpus. Each such key is named; a corpus writes its
+    own words, or null (``[]`` for the citations) for none."""
+    corpus = params.corpus
+    if corpus.name == RUCOLA_NAME:
+        return []
+    kept = {
+        ("corpus", "pretty_name"): corpus.pretty_name == RUCOLA_PRETTY_NAME,
+        ("corpus", "description"): corpus.description == RUCOLA_DESCRIPTION,
+        ("corpus", "citations"): RUCOLA_CITATION in corpus.citations,
+        ("corpus", "domain_descriptions", OUT_OF_DOMAIN): (
+            corpus.domain_descriptions.of(OUT_OF_DOMAIN) == RUCOLA_DOMAINS[OUT_OF_DOMAIN]
+        ),
+    }
+    return [
+        Problem.at(
+            loc,
+            f"is RuCoLA's (the default), but corpus.name is '{corpus.name}'",
+            hint="give this corpus's own (null, or [] for citations: none)",
+        )
+        for loc, same in kept.items()
+        if same
+    ]
+
+
 def cross_problems(params: Params) -> list[Problem]:
     """Checks between keys of an otherwise valid params file."""
-    problems: list[Problem] = []
+    problems: list[Problem] = identity_problems(params)
     generate = params.generate
     for name, generator in generate.generators.items():
         problems += generator_problems(name, generator, generate.sources.keys())
@@ -319,9 +356,9 @@ def cross_problems(params: Params) -> list[Problem]:
             )
         )
     extract = params.extract
-    problems += m2_mapping_problems(
-        extract.m2.categories, extract.m2.ignore, params.corpus.categories.of(LEARNER)
-    )
+    learner = params.corpus.categories.of(LEARNER)
+    if learner:  # none declared: learner rows take no category, and the mapping is unused
+        problems += m2_mapping_problems(extract.m2.categories, extract.m2.ignore, learner)
     simulate = params.annotate.simulate
     if simulate.overlap > simulate.max_overlap:
         problems.append(

@@ -208,6 +208,90 @@ Inputs = Annotated[
     list[Input], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Kind("list of paths")
 ]
 Text = Annotated[str, Field(min_length=1)]
+# The corpus's identity (``corpus``): what the card and the dataset's name are made of.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,95}")
+
+
+def _corpus_name(value: object) -> str:
+    """A name that is safe as a file name, a Hub repository name and a config base name:
+    letters, digits, ``_`` and ``-`` (no ``/``, no ``..``, no space)."""
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
+        raise ValueError(
+            "must be a name of letters, digits, '_' and '-' (at most 96, starting with a "
+            f"letter or digit), not {shown(value)}"
+        )
+    return value
+
+
+_LICENSE = re.compile(r"[a-z0-9][a-z0-9.+-]{0,63}")
+
+
+def _license_id(value: object) -> str:
+    """A Hub licence id (``apache-2.0``, ``cc-by-4.0``, ``other``, ``unknown``): it goes into
+    the card's YAML, which the Hub checks against its list."""
+    if not isinstance(value, str) or not _LICENSE.fullmatch(value):
+        raise ValueError(
+            "must be a Hub licence id in lower case (apache-2.0, cc-by-4.0, other, unknown), "
+            f"not {shown(value)}"
+        )
+    return value
+
+
+_URL = re.compile(r"https?://[^\s<>\"'`]+")
+
+
+def _url(value: object) -> str:
+    if not isinstance(value, str) or not _URL.fullmatch(value):
+        raise ValueError(f"must be an http(s) address without spaces, not {shown(value)}")
+    return value
+
+
+def _description(value: object) -> str:
+    """Markdown for the card: text, not only spaces, and no line of ``---`` (which would
+    read as the end of the card's YAML front matter to some tools)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"must be text (Markdown), not {shown(value)}")
+    if any(line.strip() == "---" for line in value.splitlines()):
+        raise ValueError("must not hold a line of '---' (the card's front matter ends there)")
+    return value
+
+
+_ENTRY = re.compile(r"@[A-Za-z]+\s*\{")
+
+
+def _bibtex(value: object) -> str:
+    """One BibTeX entry: ``@type{key, ...}``, its braces balanced, so that the card's
+    ``bibtex`` block is one a reference manager reads."""
+    if not isinstance(value, str) or not _ENTRY.match(value.strip()):
+        raise ValueError(f"must be a BibTeX entry (@article{{key, ...}}), not {shown(value)}")
+    depth = 0
+    for ch in value:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        raise ValueError("must be a BibTeX entry with balanced braces { }")
+    if "```" in value:
+        raise ValueError("must not hold ``` (it would end the card's code block)")
+    return value
+
+
+def _title(value: object) -> str:
+    """One line of text: the card's title (``# ...``) and its YAML ``pretty_name``."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"must be text, not {shown(value)}")
+    if any(ch in value for ch in "\r\n\u2028\u2029"):
+        raise ValueError("must be one line (it is the card's title)")
+    return value
+
+
+Title = Annotated[Any, PlainValidator(_title), Kind("text (one line)")]
+CorpusName = Annotated[Any, PlainValidator(_corpus_name), Kind("name (letters, digits, _ -)")]
+LicenseId = Annotated[Any, PlainValidator(_license_id), Kind("Hub licence id")]
+Url = Annotated[Any, PlainValidator(_url), Kind("http(s) address")]
+Description = Annotated[Any, PlainValidator(_description), Kind("Markdown text")]
+BibTeX = Annotated[Any, PlainValidator(_bibtex), Kind("BibTeX entry", "BibTeX entries")]
+
 # Every seed, whichever library it reaches: numpy's legacy RandomState (datasketch's MinHash
 # permutations) takes 0 to 2**32 - 1, the narrowest of numpy, random and torch.
 SEED_MAX = 2**32 - 1

@@ -206,6 +206,32 @@ def test_error_type_optional_for_cola_style_sheets(run_cli, tmp_path):
     assert out["detailed_source"].tolist() == ["clc95", "clc95"]
 
 
+NO_CATEGORIES = (
+    "corpus:\n  categories: {in_domain: [], out_of_domain: [], learner: []}\n"
+    "  name: cola\n  pretty_name: CoLA\n  description: null\n  citations: []\n"
+    "  domain_descriptions: {out_of_domain: null}\n"
+)
+
+
+def test_a_corpus_without_categories_asks_for_none(run_cli, tmp_path):
+    """Issue 35: with no categories declared, an unacceptable row needs none (no
+    ``require_error_type: false`` needed), and a row that gives one names the key."""
+    sheet = write(tmp_path / "cola.tsv", "sentence\tmark\nBill left.\t\nBill left left.\t*\n")
+    code, _, stderr = run_extract(run_cli, tmp_path, sheet, params=NO_CATEGORIES)
+    assert code == 0, stderr
+    out = pd.read_parquet(tmp_path / "out.parquet")
+    assert out["label"].tolist() == [1, 0] and out["error_type"].isna().all()
+
+    sheet = write(
+        tmp_path / "typed.tsv", "sentence\tmark\terror_type\nBill left left.\t*\tSyntax\n"
+    )
+    (tmp_path / "out.parquet").unlink()
+    code, stdout, stderr = run_extract(run_cli, tmp_path, sheet, params=NO_CATEGORIES)
+    assert code == 1 and f"{sheet}:2" in stderr and "Traceback" not in stdout + stderr
+    assert "corpus.categories declares none for in_domain" in stderr
+    assert not (tmp_path / "out.parquet").exists()
+
+
 def test_unknown_param_is_an_error(run_cli, tmp_path):
     sheet = write(tmp_path / "s.tsv", "sentence\nОн спал.\n")
     code, _, stderr = run_extract(

@@ -143,6 +143,39 @@ def test_the_rules_name_what_contradicts_the_row():
     assert found["score"].tolist() == [1.0] * 5
 
 
+def test_a_corpus_without_categories_asks_for_none():
+    """Issue 35: CoLA and ItaCoLA have no categories; an unacceptable row without one is
+    no finding there, and any category is one."""
+    rows = rows_with(
+        ("a", 0, None, "in_domain"),
+        ("b", 0, None, "out_of_domain"),
+        ("c", 0, "Syntax", "in_domain"),
+        ("d", 1, None, "in_domain"),
+        ("e", -1, None, None),
+    )
+    none = Categories(in_domain=[], out_of_domain=[], learner=[])
+    assert rule_findings(rows, none) == {2: ["Syntax, but corpus.categories declares none"]}
+    found, scored = category_mismatches(
+        rows.assign(group="g", split="train", id=0), LabelErrors(), none
+    )
+    assert found["row"].tolist() == [2] and scored == 0
+
+
+def test_a_category_is_asked_for_only_where_its_domain_declares_some():
+    rows = rows_with(
+        ("a", 0, None, "in_domain"),
+        ("b", 0, None, "out_of_domain"),
+        ("c", 0, "Hallucination", "in_domain"),
+        ("d", 0, None, None),
+    )
+    some = Categories(in_domain=[], out_of_domain=["Hallucination"], learner=[])
+    assert rule_findings(rows, some) == {
+        1: ["unacceptable without a category"],
+        2: ["Hallucination outside out_of_domain"],
+        3: ["unacceptable without a category"],  # no known domain: some domain declares
+    }
+
+
 def test_the_classifier_flags_a_category_the_rest_of_the_corpus_gives_other_sentences():
     rows = corpus(n=300, recategorised={3: "Semantics", 13: "Morphology"})
     found, scored = category_mismatches(rows, LabelErrors(), Categories())

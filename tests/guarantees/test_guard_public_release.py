@@ -345,7 +345,7 @@ def test_shuffling_what_test_rows_hide_changes_no_published_byte(tmp_path, run_c
     build_release(
         v1 / "data/interim/split.parquet",
         v1 / "reports/private/validation.json",
-        typed({"release": {"pretty_name": "v1"}}, v1),
+        typed({"corpus": {"pretty_name": "v1"}}, v1),
         v1 / "rucola",
         v1 / "private",
     )

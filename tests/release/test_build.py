@@ -25,7 +25,7 @@ from rucola.release.card import size_category  # noqa: E402
 from rucola.settings import Params  # noqa: E402
 
 PARAMS = {
-    "release": {
+    "corpus": {
         "pretty_name": "RuCoLA: Russian Corpus of Linguistic Acceptability",
         "license": "apache-2.0",
     },
@@ -355,7 +355,7 @@ def test_card_yaml_and_tables(tmp_path):
     assert header["task_categories"] == ["text-classification"]
     assert header["task_ids"] == ["acceptability-classification"]
     assert header["size_categories"] == ["n<1K"]
-    assert header["pretty_name"] == PARAMS["release"]["pretty_name"]
+    assert header["pretty_name"] == PARAMS["corpus"]["pretty_name"]
 
     configs = {c["config_name"]: c for c in header["configs"]}
     assert [name for name, c in configs.items() if c.get("default")] == ["default"]
@@ -450,7 +450,7 @@ def test_the_sample_card_says_it_is_a_sample(tmp_path, monkeypatch):
 def test_a_sample_build_is_called_a_sample_whatever_its_pretty_name(tmp_path, monkeypatch):
     """The schema's default ``pretty_name`` names RuCoLA: a sample build does not take it."""
     params = preset("params.yaml")
-    params["release"]["pretty_name"] = "RuCoLA: Russian Corpus of Linguistic Acceptability"
+    params["corpus"]["pretty_name"] = "RuCoLA: Russian Corpus of Linguistic Acceptability"
     header, card = card_of(tmp_path, monkeypatch, params)
     assert header["pretty_name"] == "rucola sample: examples written for the pipeline, not RuCoLA"
     assert PAPER_BIBTEX not in card
@@ -471,7 +471,7 @@ def test_the_rucola_card_stays_rucola(tmp_path, monkeypatch, config):
 def test_a_real_source_beside_the_sample_makes_it_no_sample(tmp_path, monkeypatch):
     """Unless params name a real source: one sheet outside data/sample/ is enough."""
     params = preset("params.yaml")
-    params["release"]["pretty_name"] = "My corpus"
+    params["corpus"]["pretty_name"] = "My corpus"
     params["extract"]["sources"].append({"path": "data/raw/my_sheets", "type": "sheet"})
     header, card = card_of(tmp_path, monkeypatch, params)
     assert header["pretty_name"] == "My corpus"

@@ -101,7 +101,7 @@ def test_the_checks_can_fail():
     assert problems("(see ``release.publish.prepare_repos``)", keys)
     assert problems("see release.publish.prepare_repos", keys)
     assert problems("rucola.release.votes.SAMPLE_KEY", keys)
-    assert problems("default: annotate.simulate.format and release.pretty_name", keys) == []
+    assert problems("default: annotate.simulate.format and corpus.pretty_name", keys) == []
 
 
 def test_flags_and_arguments_read_plainly():
