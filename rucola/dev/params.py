@@ -49,6 +49,8 @@ PRESETS: dict[str, str] = {
     "params.yaml": "configs/overlays/sample.yaml",
     "configs/rucola-v1.yaml": "configs/overlays/rucola-v1.yaml",
     "configs/rucola-v1.1.yaml": "configs/overlays/rucola-v1.1.yaml",
+    "configs/cola.yaml": "configs/overlays/cola.yaml",
+    "configs/itacola.yaml": "configs/overlays/itacola.yaml",
 }
 COMMAND = "python -m rucola.dev generate"
 COMMENT_COLUMN = 40  # where a key's description starts when its value is short
