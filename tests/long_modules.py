@@ -12,6 +12,8 @@ from __future__ import annotations
 LONG_MODULES = (
     "tests/test_pipeline_dvc.py",
     "tests/test_rucola_release.py",
+    "tests/test_itacola_preset.py",
+    "tests/test_cola_preset.py",
     "tests/test_second_machine.py",
     "tests/test_experiments.py",
     "tests/test_hidden_v1_1.py",

@@ -1,0 +1,76 @@
+"""ItaCoLA (Italian) as published with ``configs/itacola.yaml`` (needs RUCOLA_SHARED_DATA):
+its rows keep their published ids, splits and labels (each difference set aside with its
+reason), its Cyrillic look-alikes are repaired, its non-expert votes join its rows with
+the majority equal to ``PlayersAcceptability``, and a human evaluation scores them
+against the expert labels, test scores in the private report only."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from preset_build import build_preset, report
+
+pytestmark = pytest.mark.slow
+
+DATASET = "ItaCoLA_dataset.tsv"
+VOTES = "ItaCoLA_dataset_non-expertannotations.tsv"
+SPLITS = {"train": "train", "dev": "validation", "test": "test"}
+
+
+@pytest.fixture(scope="module")
+def itacola(tmp_path_factory, shared_data):
+    files = [shared_data / "itacola" / name for name in (DATASET, VOTES)]
+    if not all(path.is_file() for path in files):
+        pytest.fail(f"RUCOLA_SHARED_DATA lacks itacola/{DATASET} or itacola/{VOTES}")
+    root = build_preset(tmp_path_factory.mktemp("itacola"), "itacola.yaml", "itacola", files)
+    table = pd.read_csv(files[0], sep="\t", dtype={"Acceptability": int})
+    votes = pd.read_csv(files[1], sep="\t")
+    return root, table, votes
+
+
+def test_rows_keep_their_ids_splits_and_labels_each_difference_with_its_reason(itacola):
+    root, table, _ = itacola
+    assert len(table) == 9722
+    published = table.set_index("UniqueIndexID")
+    split = pd.read_parquet(root / "data/interim/split.parquet")
+    rejected = pd.read_parquet(root / "data/interim/rejected/extract.parquet")
+    assert len(split) + len(rejected) == len(table)
+    assert report(root, "filter.json")["set_aside"] == {}  # no threshold drops a published row
+    # The one difference: a sentence repeated once its Cyrillic È is repaired.
+    assert rejected["reason"].tolist() == ["duplicate"]
+    assert (split["id"] == split["published_id"]).all()
+    expected = published.loc[split["id"]]
+    assert (split["split"].to_numpy() == expected["Split"].map(SPLITS).to_numpy()).all()
+    assert (split["label"].to_numpy() == expected["Acceptability"].to_numpy()).all()
+    counts = split["split"].value_counts().to_dict()
+    gone = rejected["published_split"].value_counts().to_dict()
+    for name, rows in {"train": 7801, "validation": 946, "test": 975}.items():
+        assert counts[name] + gone.get(name, 0) == rows
+    assert int((split["label"] == 0).sum()) == 1510
+    assert int((split["label"] == 1).sum()) + int((rejected["label"] == 1).sum()) == 8212
+    assert not split["sentence"].str.contains("\u0400").any()  # Ѐ repaired to È
+
+
+def test_votes_join_their_rows_and_the_majority_is_players_acceptability(itacola):
+    root, _, votes = itacola
+    public = report(root, "human_evaluation.json")
+    private = report(root, "private/human_evaluation.json")
+    assert public["read"] == public["kept"] == len(votes) == 1062
+    assert public["set_aside"] == {}
+    assert "test" not in public["scores"]["by_split"] and "all" not in public["scores"]
+    assert set(private["scores"]["by_split"]) == {"train", "validation", "test"}
+    assert private["scores"]["all"]["n"] == 1062
+    kept = pd.read_parquet(root / "data/interim/human_votes.parquet")
+    ids = kept["task"].str.rsplit(":", n=1).str[-1].astype(int)
+    share = (kept["answer"] == "acceptable").groupby(ids).mean()
+    assert len(share) == 1062 and not (share == 0.5).any()  # every item decided
+    majority = (share > 0.5).astype(int)
+    players = votes.set_index("UniqueIndexID_ItaCoLA")["PlayersAcceptability"]
+    assert (majority == players.loc[majority.index]).all()
+
+
+def test_the_card_is_itacolas_in_italian(itacola):
+    root, _, _ = itacola
+    card = (root / "data/release/itacola/README.md").read_text(encoding="utf-8")
+    assert "language:\n- it\n" in card and "Trotta" in card
+    assert "RuCoLA" not in card and "Russian" not in card
