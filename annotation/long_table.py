@@ -21,10 +21,13 @@ from rucola.annotation.votes import (
     require_rows,
 )
 from rucola.errors import RucolaError
-from rucola.settings import VoteColumns
+from rucola.settings import DOMAINS, VoteColumns
+from rucola.settings.corpus import DEFAULT_SPLITS
 
 # Our columns of a vote, each named in the file as ``annotate.vote_columns`` says.
-OURS = ("task", "worker", "label", "golden", "sentence")
+OURS = ("task", "worker", "label", "golden", "sentence", "split", "domain")
+# The row a human evaluation's vote names may be given whole: its split and domain.
+ROW_KEY = ("split", "domain")
 VOTE_NUMBER = "_vote"  # a vote's position in a row that lists several (1-based)
 
 
@@ -150,4 +153,28 @@ def read_long(
     votes["origin"] = votes["origin"].where(
         ~several.to_numpy(), votes["origin"] + " (vote " + frame[VOTE_NUMBER].astype(str) + ")"
     )
+    for column in ROW_KEY:
+        if column in frame.columns:
+            votes[column] = _row_key(frame, column, path)
     return votes
+
+
+def _row_key(frame: pd.DataFrame, column: str, path: str | Path) -> list[str | None]:
+    """A vote's ``split`` (``train``, ``dev``/``validation``, ``test``) or ``domain`` (one
+    of the corpus's domains), checked; an empty cell gives none."""
+    allowed = DEFAULT_SPLITS if column == "split" else {d: d for d in DOMAINS}
+    values: list[str | None] = []
+    for value, line in zip(frame[column], frame[tl.LINE], strict=True):
+        text = str(value).strip()
+        if not text:
+            values.append(None)
+            continue
+        if text.lower() not in allowed:
+            raise RucolaError(
+                f"unknown {column} {text!r}",
+                path,
+                int(line),
+                hint=f"expected one of {', '.join(sorted(set(allowed)))}, or an empty cell",
+            )
+        values.append(allowed[text.lower()])
+    return values

@@ -43,9 +43,15 @@ _CHUNK = 10_000
 _MAX_BUCKET_PAIRS = 32  # all pairs in a bucket up to this size
 
 
-def sentence_key(text: str) -> str:
-    """Two sentences are the same when their keys are equal (see the module doc)."""
+def sentence_key(text: str, script: str = "Cyrl") -> str:
+    """Two sentences are the same when their keys are equal (see the module doc).
+
+    ``script``: the corpus language's (``corpus.language``), whose look-alikes are
+    repaired as extract repairs them, so a text as a voter copied it (ItaCoLA's Cyrillic
+    ``Ѐ``) has the key of the row extract kept (``È``)."""
     text = normalize_text(text)
+    if script != "Cyrl":
+        return fix_homoglyphs(text, script)[0]
     return fix_homoglyphs(text)[0] if _TWIN.search(text) else text
 
 

@@ -62,18 +62,20 @@ TASK_PREFIX = "annotations:"  # a crowd-labelled row's origin: annotations:<cand
 SHARE = "share_acceptable"  # the soft label, in the row's provenance JSON
 STAGE1_ANSWERS = {"acceptable", "unacceptable"}
 
-# One released vote: the row it belongs to (release id and split), then the vote. (The
-# interim table it is made from is ``schema.VOTES_SCHEMA``, with the raw worker id.)
+# One released vote: the row it belongs to (release id, split and domain: ids are unique
+# per split and domain, so validation row 0 of each domain is another row), then the vote.
+# (The interim table it is made from is ``schema.VOTES_SCHEMA``, with the raw worker id.)
 RELEASED_VOTE_SCHEMA = pa.schema(
     [
         ("id", pa.int64()),
         ("split", pa.string()),
+        ("domain", pa.string()),
         ("stage", pa.int64()),
         ("annotator", pa.string()),
         ("answer", pa.string()),
     ]
 )
-SORT = ["id", "stage", "annotator", "answer"]
+SORT = ["id", "domain", "stage", "annotator", "answer"]
 
 
 # -- the keyed hash -----------------------------------------------------------------

@@ -356,7 +356,7 @@ def human_eval(settings: Annotate, params: Params, source: str) -> None:
     corpus) against the rows' labels: human accuracy and MCC per split and domain."""
     from rucola.annotation.human_eval import run_human_eval
 
-    summary = run_human_eval(settings, source)
+    summary = run_human_eval(settings, source, params.corpus.language)
     if not summary["has_round"]:
         out.print(
             "annotate human-eval: no round (annotate.votes_target is not corpus, or "

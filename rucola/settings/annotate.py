@@ -65,6 +65,10 @@ class VoteColumns(Section):
     label: Text = _key("label", "column of the answer (1/acceptable, 0/unacceptable)")
     golden: Text = _key("golden", "column of a control's golden answer (optional)")
     sentence: Text = _key("sentence", "column of the sentence (optional)")
+    split: Text = _key(
+        "split", "column of the row's published split, a human evaluation's (optional)"
+    )
+    domain: Text = _key("domain", "column of the row's domain, a human evaluation's (optional)")
     separator: Text | None = _key(
         ",", "a row whose worker and label cells list several votes (ItaCoLA); null: never"
     )

@@ -20,6 +20,7 @@ from rucola.annotation.human_eval import (
     scores,
 )
 from rucola.annotation.long_table import read_long
+from rucola.annotation.row_names import AMBIGUOUS_ROW, SENTENCE_MISMATCH
 from rucola.annotation.merge import merge_votes
 from rucola.annotation.votes import Stage2Form
 from rucola.errors import RucolaError
@@ -52,6 +53,8 @@ def write_rows(path: Path, rows: list[dict]) -> Path:
     columns = ["sentence", "label", "domain", "split", "published_id"]
     frame = pd.DataFrame(rows, columns=columns)
     frame["published_id"] = frame["published_id"].astype("Int64")
+    if "published_split" not in frame.columns:  # a published row's split is its own
+        frame["published_split"] = frame["split"].where(frame["published_id"].notna(), None)
     frame["id"] = range(len(frame))  # unique within every split and domain
     frame.to_parquet(path, index=False)
     return path
@@ -170,9 +173,14 @@ def test_votes_join_rows_by_published_id_or_sentence(tmp_path, monkeypatch):
         ],
     )  # fmt: skip
     summary = run_human_eval(settings_for([votes]), str(rows))
-    assert summary["read"] == 6 and summary["kept"] == 3
-    assert summary["set_aside"] == {NO_GOLD: 1, "pending:tie": 1, UNKNOWN_ROW: 1}
+    # the public counts: the tasks of train and validation rows, and names of no row
+    assert summary["read"] == 4 and summary["kept"] == 2
+    assert summary["set_aside"] == {"pending:tie": 1, UNKNOWN_ROW: 1}
+    assert summary["votes"] == {"read": 6, "used": 6, "dropped_by_fate": {}}
     private = json.loads(Path("reports/private/human_evaluation.json").read_text("utf-8"))
+    assert private["read"] == 6 and private["kept"] == 3
+    assert private["set_aside"] == {NO_GOLD: 1, "pending:tie": 1, UNKNOWN_ROW: 1}
+    assert private["votes"]["read"] == 8
     by_split = private["scores"]["by_split"]
     assert by_split["test"]["accuracy"] == 0.0 and by_split["test"]["n"] == 1
     assert by_split["validation"]["by_domain"]["learner"]["accuracy"] == 1.0
@@ -189,10 +197,89 @@ def test_votes_join_rows_by_published_id_or_sentence(tmp_path, monkeypatch):
         "row:test:in_domain:4": 1,
     }
     assert set(kept["answer"]) == {"acceptable", "unacceptable"}
-    # the explicit choice publishes test too
+    # the explicit choice publishes test too, scores and counts
     summary = run_human_eval(settings_for([votes], test_public=True), str(rows))
     public = json.loads(Path("reports/human_evaluation.json").read_text("utf-8"))
     assert public["scores"]["by_split"]["test"]["n"] == 1 and public["test_public"] is True
+    assert public["read"] == 6 and public["votes"]["read"] == 8
+
+
+def write_table(path: Path, header: list[str], rows: list[tuple]) -> Path:
+    """A long table with the columns ``header``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+# RuCoLA's layout: id 0 is four rows (train, validation of each domain, test)
+ID_ZERO = [
+    {"sentence": "Train zero.", "label": 1, "domain": "in_domain", "split": "train",
+     "published_id": 0},
+    {"sentence": "Validation zero.", "label": 0, "domain": "in_domain", "split": "validation",
+     "published_id": 0},
+    {"sentence": "Outside zero.", "label": 1, "domain": "out_of_domain", "split": "validation",
+     "published_id": 0},
+    {"sentence": "Test zero.", "label": 0, "domain": "in_domain", "split": "test",
+     "published_id": 0},
+]  # fmt: skip
+
+
+def test_an_id_unique_per_split_and_domain_names_a_row_only_with_its_whole_key(tmp_path):
+    """Ids unique per split and domain: the split and domain a table gives, or the
+    sentence, pick the row; an id alone, or an id and a sentence that disagree, name none
+    and are set aside with their reason; nothing of the test row's votes is public."""
+    rows = pd.read_parquet(write_rows(tmp_path / "split.parquet", ID_ZERO))
+    keyed = read_long(write_table(
+        tmp_path / "keyed.csv",
+        ["task", "worker", "label", "split", "domain"],
+        [("0", "k1", "1", "train", "in_domain"), ("0", "k2", "0", "validation", "in_domain"),
+         ("0", "k3", "1", "dev", "out_of_domain"), ("0", "k4", "1", "test", "")],
+    ))  # fmt: skip
+    by_sentence = read_long(write_table(
+        tmp_path / "sentences.csv",
+        ["task", "worker", "label", "sentence"],
+        [("0", "s1", "1", "Test zero."), ("0", "s2", "1", "Outside zero."),
+         ("0", "s3", "0", "Nobody wrote this."),  # the id's rows have other sentences
+         ("7", "s4", "0", "Train zero."),  # an id no row has, a sentence one row has
+         ("mine", "s5", "1", "Validation zero.")],  # a task of the voter's own: the sentence
+    ))  # fmt: skip
+    bare = read_long(write_table(tmp_path / "bare.csv", ["task", "worker", "label"],
+                                 [("0", "b1", "1")]))  # fmt: skip
+    votes = pd.concat([keyed, by_sentence, bare], ignore_index=True)
+    evaluation = evaluate(votes, rows, settings_for([]))
+    on_rows = evaluation.votes_on_rows.groupby("task")["worker"].apply(sorted).to_dict()
+    assert on_rows == {
+        "row:train:in_domain:0": ["k1"],
+        "row:validation:in_domain:1": ["k2", "s5"],
+        "row:validation:out_of_domain:2": ["k3", "s2"],
+        "row:test:in_domain:3": ["k4", "s1"],
+    }
+    result = evaluation.result
+    why = result.set_index("given")["why"]
+    aside = result[result["task"].str.startswith("?")]
+    assert sorted(aside["why"]) == [AMBIGUOUS_ROW, SENTENCE_MISMATCH, SENTENCE_MISMATCH]
+    assert why.get("mine") is None  # joined by its sentence
+    # the test row's votes and the names pointing at it count in private only
+    assert result.loc[result["split"] == "test", "private"].all()
+    assert aside.set_index("why").loc[AMBIGUOUS_ROW, "private"]  # id 0 alone: test among
+    # private votes: k4 and s1 on the test row, b1 and s3 whose id 0 points at it too
+    assert evaluation.public_counts["read"] == evaluation.counts["read"] - 4
+    assert aside["private"].sum() == 2  # s4's id 7 and sentence point at train only
+
+
+def test_a_split_or_domain_a_table_gives_is_checked_with_its_line(tmp_path):
+    path = write_table(tmp_path / "votes.csv", ["task", "worker", "label", "split"],
+                       [("0", "w1", "1", "train"), ("1", "w1", "1", "holdout")])  # fmt: skip
+    with pytest.raises(RucolaError, match="unknown split 'holdout'") as error:
+        read_long(path)
+    assert str(error.value).startswith(f"{path}:3")
+    path = write_table(tmp_path / "domains.csv", ["task", "worker", "label", "domain"],
+                       [("0", "w1", "1", "elsewhere")])  # fmt: skip
+    with pytest.raises(RucolaError, match="unknown domain 'elsewhere'"):
+        read_long(path)
 
 
 def test_no_round_without_votes_on_corpus_rows(tmp_path, monkeypatch):
@@ -254,10 +341,11 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     settings = settings_for([path])
     settings = settings.model_copy(update={"vote_columns": settings.vote_columns.model_copy(
         update=ITACOLA_COLUMNS)})  # fmt: skip
-    result, counts = evaluate(votes, pd.read_parquet(rows), settings)
+    evaluation = evaluate(votes, pd.read_parquet(rows), settings, "Latn")
+    result, counts = evaluation.result, evaluation.counts
     # a worker listed twice on a row with the same answer counts once (three such votes)
     assert counts["used"] == 2915 and counts["dropped_by_fate"] == {"repeated_vote": 3}
-    decided = result[result["status"] == "labelled"].set_index("task")
+    decided = result[result["status"] == "labelled"].set_index("given")
     ties = result[result["reason"] == "tie"]
     assert len(decided) + len(ties) == 1062
     players = published.loc[decided.index, "PlayersAcceptability"].astype(int)
@@ -265,9 +353,19 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     experts = published.loc[decided.index, "ExpertAcceptability"].astype(int)
     assert (decided["gold"].astype(int) == experts).all()  # the gold the rows carry
     assert (result["why"] != UNKNOWN_ROW).all()  # every vote joins its row
-    summary = run_human_eval(settings, str(rows))
+    summary = run_human_eval(settings, str(rows), "it")
     table = summary["scores"]
-    assert summary["read"] == 1062 and summary["kept"] == len(decided)
+    # the public report counts the tasks and votes of train and validation rows only
+    splits = pd.read_csv(shared_data / ITACOLA_ROWS, sep="\t", quoting=csv.QUOTE_NONE, dtype=str)
+    split_of = splits.set_index("UniqueIndexID")["Split"]
+    on_test = split_of.loc[published.index] == "test"
+    assert summary["read"] == int((~on_test).sum()) == 691
+    assert summary["kept"] == int((~on_test.loc[decided.index]).sum())
+    test_votes = int(published.loc[on_test.to_numpy(), "NumAnnotations"].astype(int).sum())
+    assert summary["votes"]["read"] == 2918 - test_votes
+    private = json.loads(Path("reports/private/human_evaluation.json").read_text("utf-8"))
+    assert private["read"] == 1062 and private["kept"] == len(decided)
+    assert private["votes"]["read"] == 2918
     expected = scores(experts.to_numpy(), players.to_numpy())
     assert table["all"] == expected
     assert set(table["by_split"]) == {"train", "validation", "test"}

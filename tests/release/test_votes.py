@@ -48,7 +48,7 @@ from test_release_contract import release_params  # noqa: E402
 
 KEY = "maintainer-secret-key-0123456789abcdef"
 OTHER_KEY = "another-secret-key-fedcba9876543210"
-VOTE_COLUMNS = ["id", "split", "stage", "annotator", "answer"]
+VOTE_COLUMNS = ["id", "split", "domain", "stage", "annotator", "answer"]
 UNKNOWN_TASK = "cand-gone"  # a task whose row did not make it into the release
 
 
