@@ -107,10 +107,13 @@ VOTES_SCHEMA = pa.schema(
 ROW_TASK = "row:"  # a vote's task naming a released row (human evaluation), not a candidate
 
 
-def row_task(split: str, domain: str, row_id: int) -> str:
+def row_task(split: str, domain: str | None, row_id: int) -> str:
     """The task of votes on an existing row, ``row:<split>:<domain>:<id>`` (ids are unique
-    per split and domain): what ``annotate human-eval`` keeps and the release joins on."""
-    return f"{ROW_TASK}{split}:{domain}:{row_id}"
+    per split and domain): what ``annotate human-eval`` keeps and the release joins on. A
+    row whose domain is hidden from the maintainer (an unlabelled published test row) has
+    an empty domain here, however the frame spells the null (None, NaN, NA)."""
+    known = isinstance(domain, str) and domain != ""
+    return f"{ROW_TASK}{split}:{domain if known else ''}:{int(row_id)}"
 
 
 # What the hidden test set hides besides the label (null in the public test files).

@@ -276,7 +276,7 @@ def row_tasks(frame: pd.DataFrame) -> pd.Series:
     (``schema.row_task``: split, domain and id)."""
     return pd.Series(
         [
-            schema.row_task(str(split), str(domain), int(i))
+            schema.row_task(str(split), domain, int(i))
             for split, domain, i in zip(frame["split"], frame["domain"], frame["id"], strict=True)
         ],
         index=frame.index,

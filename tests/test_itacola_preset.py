@@ -52,12 +52,19 @@ def test_rows_keep_their_ids_splits_and_labels_each_difference_with_its_reason(i
 
 
 def test_votes_join_their_rows_and_the_majority_is_players_acceptability(itacola):
-    root, _, votes = itacola
+    root, table, votes = itacola
     public = report(root, "human_evaluation.json")
     private = report(root, "private/human_evaluation.json")
-    assert public["read"] == public["kept"] == len(votes) == 1062
+    # the public report counts the train and validation items only (issue 41); the
+    # private one all 1,062, test included, and all 2,918 votes
+    split_of = table.set_index("UniqueIndexID")["Split"]
+    on_test = (split_of.loc[votes["UniqueIndexID_ItaCoLA"]] == "test").to_numpy()
+    assert public["read"] == public["kept"] == int((~on_test).sum()) == 691
+    assert public["votes"]["read"] == int(votes.loc[~on_test, "NumAnnotations"].sum())
     assert public["set_aside"] == {}
     assert "test" not in public["scores"]["by_split"] and "all" not in public["scores"]
+    assert private["read"] == private["kept"] == len(votes) == 1062
+    assert private["votes"]["read"] == int(votes["NumAnnotations"].sum()) == 2918
     assert set(private["scores"]["by_split"]) == {"train", "validation", "test"}
     assert private["scores"]["all"]["n"] == 1062
     kept = pd.read_parquet(root / "data/interim/human_votes.parquet")

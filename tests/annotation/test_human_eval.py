@@ -20,9 +20,10 @@ from rucola.annotation.human_eval import (
     scores,
 )
 from rucola.annotation.long_table import read_long
-from rucola.annotation.row_names import AMBIGUOUS_ROW, SENTENCE_MISMATCH
 from rucola.annotation.merge import merge_votes
+from rucola.annotation.row_names import AMBIGUOUS_ROW, SENTENCE_MISMATCH
 from rucola.annotation.votes import Stage2Form
+from rucola.corpus.homoglyphs import fix_homoglyphs
 from rucola.errors import RucolaError
 from rucola.settings import Annotate, Params
 
@@ -353,6 +354,19 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     experts = published.loc[decided.index, "ExpertAcceptability"].astype(int)
     assert (decided["gold"].astype(int) == experts).all()  # the gold the rows carry
     assert (result["why"] != UNKNOWN_ROW).all()  # every vote joins its row
+    # extract repairs ItaCoLA's Cyrillic Ѐ to È; the two voted items that show it still
+    # join, their sentences compared under Italian's key (under Russian's they would not)
+    repaired = pd.read_parquet(rows)
+    cyrillic = repaired["sentence"].str.contains("\u0400")
+    repaired["sentence"] = [fix_homoglyphs(t, "Latn")[0] for t in repaired["sentence"]]
+    assert cyrillic.sum() == 24 and not repaired["sentence"].str.contains("\u0400").any()
+    voted = votes.loc[votes["sentence"].str.contains("\u0400"), "task"].unique()
+    assert len(voted) == 2
+    again = evaluate(votes, repaired, settings, "Latn").result
+    assert again["why"].isna().sum() == result["why"].isna().sum()
+    assert set(voted) <= set(again.loc[again["why"].isna(), "given"])
+    wrong = evaluate(votes, repaired, settings, "Cyrl").result
+    assert sorted(wrong.loc[wrong["why"] == SENTENCE_MISMATCH, "given"]) == sorted(voted)
     summary = run_human_eval(settings, str(rows), "it")
     table = summary["scores"]
     # the public report counts the tasks and votes of train and validation rows only
@@ -371,6 +385,90 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     assert set(table["by_split"]) == {"train", "validation", "test"}
     assert sum(s["n"] for s in table["by_split"].values()) == len(decided)
     print(f"\nItaCoLA human evaluation: {len(ties)} ties; {json.dumps(table, indent=1)}")
+
+
+# --- RuCoLA's published files, synthetic votes on its test rows -----------------------
+
+
+def rucola_rows(shared: Path, path: Path, gold: dict[int, int] | None = None) -> Path:
+    """RuCoLA's published rows as split rows (published ids and splits; the test rows
+    without gold, or with the invented ``gold``)."""
+    from rucola.corpus.sources.rucola_csv import published_frame
+
+    frame = published_frame(shared / "rucola")
+    if gold:
+        test = frame["split"] == "test"
+        frame.loc[test, "label"] = frame.loc[test, "id"].map(gold).fillna(-1).astype(int)
+    frame["published_id"] = frame["id"]
+    frame["published_split"] = frame["split"]
+    frame["id"] = frame["published_id"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_parquet(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("named_by", ["split", "sentence"])
+@pytest.mark.parametrize("gold", ["none", "invented"])
+def test_rucola_test_votes_join_their_test_rows_never_train_rows_with_their_ids(
+    shared_data, tmp_path, monkeypatch, named_by, gold
+):
+    """Votes on RuCoLA test ids 0-39 named by id, with the split or with the sentence:
+    each joins its test row (never train, validation or out-of-domain id k), is scored
+    ``no_gold`` (the test gold is private) or against an invented gold in the private
+    report, and nothing of them reaches the public report or the public votes."""
+    from rucola.release.votes import release_votes, row_tasks
+
+    if not (shared_data / "rucola/test.csv").is_file():
+        pytest.skip("RUCOLA_SHARED_DATA lacks rucola/")
+    monkeypatch.chdir(tmp_path)
+    ids = list(range(40))
+    invented = {k: k % 2 for k in ids} if gold == "invented" else None
+    rows_path = rucola_rows(shared_data, tmp_path / "split.parquet", invented)
+    rows = pd.read_parquet(rows_path)
+    test = rows[rows["split"] == "test"].set_index("id")
+    for k in ids:  # id k is a train row and a validation row of each domain too
+        assert ((rows["id"] == k) & (rows["split"] != "test")).sum() == 3
+    header = ["task", "worker", "label", "split" if named_by == "split" else "sentence"]
+    cells = [
+        (str(k), f"w{w}", "0", "test" if named_by == "split" else test.at[k, "sentence"])
+        for k in ids
+        for w in range(3)
+    ]
+    path = write_table(tmp_path / "votes.csv", header, cells)
+    summary = run_human_eval(settings_for([path]), str(rows_path), "ru")
+    kept = pd.read_parquet("data/interim/human_votes.parquet")
+    assert sorted(set(kept["task"])) == sorted(f"row:test::{k}" for k in ids)
+    assert kept["task"].value_counts().eq(3).all()
+    assert not kept["task"].str.startswith(("row:train", "row:validation")).any()
+    private = json.loads(Path("reports/private/human_evaluation.json").read_text("utf-8"))
+    assert private["read"] == len(ids)
+    if invented:
+        scored = private["scores"]["by_split"]["test"]
+        expected = scores([invented[k] for k in ids], [0] * len(ids))
+        assert private["kept"] == len(ids) and scored["accuracy"] == expected["accuracy"]
+    else:
+        assert private["set_aside"] == {NO_GOLD: len(ids)}
+    # the public report: no task, no vote, no score of the test rows
+    assert summary["read"] == 0 and summary["votes"]["read"] == 0
+    assert summary["public_scores"] == {"by_split": {}}
+    # the release: every vote private, none in a public split
+    released = release_votes(rows, row_tasks(rows), kept, "sample", rows_path, any_domain=True)
+    assert released.public == {} and released.private.num_rows == 3 * len(ids)
+    assert set(released.private.column("split").to_pylist()) == {"test"}
+    assert sorted(set(released.private.column("id").to_pylist())) == ids
+
+
+def test_rucola_votes_named_by_id_alone_join_no_row(shared_data, tmp_path):
+    """RuCoLA's id 5 alone is four rows: the vote is set aside as ``ambiguous_row``, and
+    counted privately (a test row is among them)."""
+    if not (shared_data / "rucola/test.csv").is_file():
+        pytest.skip("RUCOLA_SHARED_DATA lacks rucola/")
+    rows = pd.read_parquet(rucola_rows(shared_data, tmp_path / "split.parquet"))
+    votes = read_long(write_table(tmp_path / "v.csv", ["task", "worker", "label"],
+                                  [("5", "w1", "1")]))  # fmt: skip
+    evaluation = evaluate(votes, rows, settings_for([]), "Cyrl")
+    assert evaluation.result["why"].tolist() == [AMBIGUOUS_ROW]
+    assert evaluation.result["private"].tolist() == [True] and evaluation.votes_on_rows.empty
 
 
 def test_the_command_prints_the_public_splits_only(tmp_path, run_cli):

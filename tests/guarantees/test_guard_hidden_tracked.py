@@ -9,6 +9,11 @@ ignore is compared too). The one allowed difference is a hash of private data: i
 ``reports/inputs/``, the keyed fingerprint of a salted folder. A second test: no md5,
 SHA-256 or size of a private input file appears in any git-tracked file.
 
+The builds run a human evaluation too (issue 41): people's votes on rows of every split,
+kept in a private, salted folder, some naming their row by sentence, some by split and id;
+the second build's votes on test rows differ (answers flipped, votes added, a vote naming a
+test id alone), and still no tracked file and no byte of the public release differs.
+
 One documented exception, and only where the params choose it
 (``annotate.human_eval.test_public: true``): the human evaluation report publishes the
 test split's human scores (and the card its human row for test), so that report, and its
@@ -36,10 +41,12 @@ pytestmark = pytest.mark.slow
 
 CORPUS = "data/raw/corpus"  # the private in-domain sheets: a salted folder
 MOVED = "data/raw/moved"  # out-of-domain rows of the private data: a salted folder too
+VOTES = "data/raw/votes"  # a human evaluation's votes (raw worker ids): a salted folder
 SHEETS = ("agreement.tsv", "aspect_semantics.tsv", "government.tsv")
 # the salted folders' fingerprints: one HMAC under each folder's salt, and the folder of
 # fingerprints the extract stage depends on
 KEYED = [f"reports/inputs/extract.sources/{p}.json" for p in (CORPUS, MOVED)]
+KEYED.append(f"reports/inputs/annotate.votes/{VOTES}.json")
 
 
 def params_for(root: Path) -> None:
@@ -51,6 +58,8 @@ def params_for(root: Path) -> None:
         {"path": MOVED, "domain": "out_of_domain", "source": "MovedRows"},
         {"path": "data/sample/learner"},
     ]
+    params["annotate"]["votes"] = [VOTES]  # a human evaluation of the corpus's rows
+    params["annotate"]["votes_target"] = "corpus"
     path.write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
@@ -71,6 +80,53 @@ def write_sheet(path: Path, rows: list[dict[str, str]]) -> None:
         writer.writerows(rows)
 
 
+VOTE_HEADER = ["task", "worker", "label", "sentence", "split"]
+
+
+def write_votes(root: Path, rows: list[list[str]]) -> None:
+    with (root / VOTES / "votes.csv").open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(VOTE_HEADER)
+        writer.writerows(rows)
+
+
+def first_votes(root: Path) -> list[list[str]]:
+    """Three people's votes on every sheet sentence, named by the sentence: two agree
+    with the mark, the third says acceptable."""
+    from rucola.corpus.dedup import sentence_key
+
+    votes, seen = [], set()
+    sheets = [root / CORPUS / n for n in SHEETS] + [root / MOVED / "moved.tsv"]
+    for n, row in enumerate(r for path in sheets for r in read_sheet(path)):
+        if sentence_key(row["sentence"]) in seen:  # one name a sentence
+            continue
+        seen.add(sentence_key(row["sentence"]))
+        label = "0" if row["mark"] else "1"
+        for worker, answer in (("w1", label), ("w2", label), ("w3", "1")):
+            votes.append([f"s{n}", worker, answer, row["sentence"], ""])
+    return votes
+
+
+def votes_differently(root: Path, base: Path) -> int:
+    """The votes on test rows changed: answers flipped, one more vote on each by split and
+    id, and a vote naming a test id alone (no row: several have it). Returns the test
+    rows voted on."""
+    from rucola.corpus.dedup import sentence_key
+
+    test = hidden_rows(base)
+    keys = {sentence_key(s) for s in test["sentence"]}
+    votes = first_votes(base)  # the sheets as they were: the same names in both builds
+    changed = 0
+    for vote in votes:
+        if sentence_key(vote[3]) in keys:
+            vote[2] = "1" if vote[2] == "0" else "0"
+            changed += 1
+    votes += [[str(i), "w4", "0", "", "test"] for i in test["id"]]
+    votes.append([str(test["id"].iloc[0]), "w5", "1", "", ""])
+    write_votes(root, votes)
+    return changed
+
+
 @pytest.fixture(scope="module")
 def base(tmp_path_factory) -> Path:
     """The sample with private sheets, built once, kept as v1.0.0 and pinned by params."""
@@ -84,8 +140,11 @@ def base(tmp_path_factory) -> Path:
     rows = read_sheet(root / CORPUS / "agreement.tsv")
     write_sheet(root / MOVED / "moved.tsv", [{**r, "source": ""} for r in rows[-6:]])
     write_sheet(root / CORPUS / "agreement.tsv", rows[:-6])
+    (root / VOTES).mkdir(parents=True)
+    write_votes(root, first_votes(root))
     sh("rucola", "salt", CORPUS, cwd=root)
     sh("rucola", "salt", MOVED, cwd=root)
+    sh("rucola", "salt", VOTES, cwd=root)
     params_for(root)
     sh("dvc", "repro", cwd=root)
     sh("rucola", "release", "keep", "--version", "1.0.0", cwd=root)
@@ -202,7 +261,9 @@ def built(base: Path, folder: Path, change: bool) -> Path:
         done = hide_differently(root, base)
         assert done["labels"] >= 4 and done["categories"] + done["sources"] >= 2, done
         assert done["moved"] >= 2, done
-        print(f"\ntest rows changed in the private sheets: {done}")
+        done["votes"] = votes_differently(root, base)
+        assert done["votes"] >= 6, done
+        print(f"\ntest rows changed in the private sheets and votes: {done}")
     sh("dvc", "repro", cwd=root)
     git("add", "-A", cwd=root)
     return root
@@ -228,12 +289,36 @@ def test_every_tracked_file_is_the_same_whatever_the_test_rows_hide(builds):
     exceptions = allowed_exceptions(a, b, differing)  # none unless the params choose it
     unexplained = [f for f in differing if f not in {"dvc.lock", *keyed, *exceptions}]
     assert unexplained == [], unexplained  # ...and nothing git tracks shows it
-    salted = {CORPUS, MOVED, *KEYED, "reports/inputs/extract.sources"}
+    salted = {CORPUS, MOVED, VOTES, *KEYED}
+    salted |= {"reports/inputs/extract.sources", "reports/inputs/annotate.votes"}
     # with the exception on, the release folder's hash too (its card shows the test row)
     release = {yaml.safe_load((b / "params.yaml").read_text(encoding="utf-8"))["release"]["out"]}
     release = release if exceptions else set()
     assert lock_differences(a, b, salted | exceptions | release) == []
     print(f"compared {len(files)} tracked files; differing only in salted hashes: {differing}")
+
+
+def test_the_public_release_is_the_same_whatever_the_test_rows_votes(builds):
+    """The human evaluation's votes on test rows differ (the private outputs show it), and
+    no byte of the public release does: its votes config holds the other splits' votes."""
+    a, b = builds
+    private = [json.loads((r / "reports/private/human_evaluation.json").read_text("utf-8"))
+               for r in (a, b)]  # fmt: skip
+    assert private[0]["scores"]["by_split"]["test"] != private[1]["scores"]["by_split"]["test"]
+    assert private[0]["votes"]["read"] < private[1]["votes"]["read"]
+    public = [json.loads((r / "reports/human_evaluation.json").read_text("utf-8")) for r in (a, b)]
+    assert public[0] == public[1] and public[0]["kept"] > 0
+    assert set(public[0]["scores"]["by_split"]) == {"train", "validation"}
+    out = yaml.safe_load((a / "params.yaml").read_text(encoding="utf-8"))["release"]["out"]
+    files = sorted(p.relative_to(a / out) for p in (a / out).rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b / out) for p in (b / out).rglob("*") if p.is_file())
+    assert any(f.parts[0] == "votes" for f in files)  # the human evaluation's public votes
+    differing = [f for f in files if (a / out / f).read_bytes() != (b / out / f).read_bytes()]
+    assert differing == []
+    votes = pd.concat([pd.read_parquet(a / out / f) for f in files if f.parts[0] == "votes"])
+    assert "test" not in set(votes["split"]) and votes["domain"].notna().all()
+    tests = [pd.read_parquet(r / "data/release/private/votes_test.parquet") for r in (a, b)]
+    assert len(tests[0]) < len(tests[1])  # the test votes went to the private folder
 
 
 def published_test_scores(root: Path) -> str | None:

@@ -466,7 +466,12 @@ def test_a_human_evaluation_s_votes_on_rows_of_any_domain_join_the_votes_config(
     from rucola.release.votes import row_tasks
 
     frame, votes = votes_corpus()
-    chosen = frame[frame["domain"] != schema.OUT_OF_DOMAIN].groupby("split").head(1)
+    # RuCoLA's numbering: each domain's validation ids start at 0
+    ood = (frame["domain"] == schema.OUT_OF_DOMAIN) & (frame["split"] == "validation")
+    frame.loc[ood, "id"] -= frame.loc[ood, "id"].min()
+    chosen = frame[(frame["domain"] != schema.OUT_OF_DOMAIN) & (frame["id"] == 0)]
+    chosen = pd.concat([chosen, frame[ood & (frame["id"] == 0)]])
+    assert (chosen["split"] == "validation").sum() == 2 and len(chosen) == 4
     tasks = row_tasks(chosen)
     on_rows = pd.DataFrame(
         [
@@ -485,11 +490,21 @@ def test_a_human_evaluation_s_votes_on_rows_of_any_domain_join_the_votes_config(
     released = pd.concat([pd.read_parquet(p) for p in sorted((public / "votes").glob("*.parquet"))])
     public_on_rows = chosen[chosen["split"] != "test"]
     for row in public_on_rows.itertuples():
-        mine = released[(released["split"] == row.split) & (released["id"] == row.id)]
-        assert len(mine) >= 2
+        mine = released[
+            (released["split"] == row.split)
+            & (released["id"] == row.id)
+            & (released["domain"] == row.domain)
+        ]
+        assert len(mine) >= 2  # worker 5 votes only as the human evaluation
+        assert (mine["annotator"] == annotator_id(worker(5), SAMPLE_KEY)).sum() == 1
+    # the domain tells apart the votes on validation id 0 of each domain
+    zero = released[(released["split"] == "validation") & (released["id"] == 0)]
+    by_worker5 = zero[zero["annotator"] == annotator_id(worker(5), SAMPLE_KEY)]
+    assert sorted(by_worker5["domain"]) == ["in_domain", "out_of_domain"]
     private = pd.read_parquet(tmp_path / "release/private/votes_test.parquet")
     test_ids = set(chosen.loc[chosen["split"] == "test", "id"])
     assert test_ids <= set(private["id"]) and "test" not in set(released["split"])
     assert report["votes"]["not_released"] == 2  # the candidates' unknown task only
     card = (public / "README.md").read_text(encoding="utf-8")
     assert f"{2 * len(public_on_rows)} of them are a human evaluation's votes" in card
+    assert "| `domain` | string | the sentence's domain" in card
