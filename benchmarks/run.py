@@ -8,6 +8,8 @@
 - merging a RuCoLA-sized crowd round (3,600 sentences, 5 votes each, repeats included)
   from a Label Studio export and from a table listing several votes a row (ItaCoLA's
   layout);
+- a human evaluation of every published RuCoLA row (three votes each, named by id with the
+  split and domain, then with the sentence; needs RUCOLA_SHARED_DATA);
 - extracting minimal pairs from an M2 learner corpus: 20,000 synthetic sentences with
   three annotators, and a real corpus named by ``RUCOLA_M2_CORPUS`` (e.g. GERA's .m2 files);
 - the audit's label-error ranking on the published training file with 150 labels flipped
@@ -240,6 +242,59 @@ def bench_annotation(tmp: Path, tasks: int = 3600) -> None:
         )
 
 
+def bench_human_eval(tmp: Path, limit: int | None = None) -> None:
+    """A human evaluation on RuCoLA's published rows (13,445; ids unique per split and
+    domain; needs RUCOLA_SHARED_DATA): three votes on every row, named by id with the split
+    and domain, then by id with the sentence; each vote joined to its row by its whole key,
+    cleaned, aggregated and scored. ``limit``: the first rows only (the tiny run)."""
+    import pandas as pd
+
+    from rucola.annotation.human_eval import evaluate
+    from rucola.annotation.votes import VOTE_COLUMNS
+    from rucola.corpus.sources.rucola_csv import published_frame
+    from rucola.settings import Annotate
+
+    shared = Path(os.environ.get("RUCOLA_SHARED_DATA", ROOT.parent / "shared/data"))
+    if not (shared / "rucola/test.csv").is_file():
+        print("annotate human-eval: skipped (no RUCOLA_SHARED_DATA/rucola)")
+        return
+    rows = published_frame(shared / "rucola")
+    if limit:
+        rows = rows.groupby("split", sort=False).head(limit).reset_index(drop=True)
+    rows = rows.assign(published_id=rows["id"], published_split=rows["split"])
+    settings = Annotate.model_validate({"votes_target": "corpus", "human_eval": {"min_votes": 1}})
+    for way in ("split and domain", "sentence"):
+        votes = pd.DataFrame(
+            {
+                "task": rows["id"].astype(str).repeat(3).to_numpy(),
+                "worker": [f"w{i % 7}" for i in range(3 * len(rows))],
+                "label": ["1", "0", "1"] * len(rows),
+                "sentence": rows["sentence"].repeat(3).to_numpy() if way == "sentence" else None,
+                "split": rows["split"].repeat(3).to_numpy() if way != "sentence" else None,
+                "domain": rows["domain"].repeat(3).to_numpy() if way != "sentence" else None,
+                "golden": None,
+                "assignment": [f"a{i}" for i in range(3 * len(rows))],
+                "status": "ACCEPTED",
+                "started": pd.NaT,
+                "submitted": pd.NaT,
+                "seconds": 60.0,
+                "source": "bench",
+                "line": 0,
+                "origin": "bench",
+            }
+        )[[*VOTE_COLUMNS, "split", "domain"]]
+        start = time.perf_counter()
+        evaluation = evaluate(votes, rows, settings, "Cyrl")
+        seconds = time.perf_counter() - start
+        joined = len(evaluation.votes_on_rows)
+        print(
+            f"annotate human-eval, RuCoLA's {len(rows):,} rows named by id and {way}: "
+            f"{len(votes):,} votes joined, cleaned, aggregated and scored in {seconds:.2f} s "
+            f"({len(votes) / seconds:,.0f} votes/s); {joined:,} joined their row, set aside "
+            f"{evaluation.result['why'].value_counts().to_dict()}"
+        )
+
+
 def _synthetic_m2(path: Path, sentences: int, seed: int = 0) -> None:
     """A learner corpus the size of the multi-reference benchmarks: sentences of 5-30
     tokens from the sample's words, three annotators, each with 1-3 edits of GERA's types
@@ -330,6 +385,7 @@ def main() -> None:
         tmp_path = Path(tmp)
         if args.tiny:
             bench_annotation(tmp_path, tasks=60)
+            bench_human_eval(tmp_path, limit=20)
             bench_learner(tmp_path, sentences=200)
             return
         if not args.skip_install:
@@ -338,6 +394,7 @@ def main() -> None:
         bench_filter(tmp_path)
         bench_maintenance(tmp_path)
         bench_annotation(tmp_path)
+        bench_human_eval(tmp_path)
         bench_learner(tmp_path)
         bench_audit()
 

@@ -53,6 +53,7 @@ def test_generation_benchmark_runs(tmp_path):
 def test_in_process_benchmarks_run(tmp_path):
     out = bench(tmp_path, "run.py", "--tiny")
     assert "annotate merge, Label Studio export" in out
+    assert "annotate human-eval, RuCoLA's" in out or "annotate human-eval: skipped" in out
     assert "extract, M2 learner corpus" in out
 
 
