@@ -176,14 +176,25 @@ def bench_maintenance(tmp: Path) -> None:
     )
 
 
+def vote_table(**columns: object):  # noqa: ANN201 - a pandas frame (imported lazily)
+    """Votes in the long layout every reader gives (``VOTE_COLUMNS``, then any other
+    column given), accepted, a minute a page."""
+    import pandas as pd
+
+    from rucola.annotation.votes import VOTE_COLUMNS
+
+    fixed = {"golden": None, "status": "ACCEPTED", "started": pd.NaT, "submitted": pd.NaT}
+    fixed |= {"seconds": 60.0, "source": "bench", "line": 0, "origin": "bench"}
+    frame = pd.DataFrame({**fixed, **columns})
+    return frame[[*VOTE_COLUMNS, *(c for c in columns if c not in VOTE_COLUMNS)]]
+
+
 def bench_annotation(tmp: Path, tasks: int = 3600) -> None:
     import numpy as np
-    import pandas as pd
 
     from rucola.annotation.answers import read_stage1
     from rucola.annotation.label_studio import write_export
     from rucola.annotation.merge import merge_votes
-    from rucola.annotation.votes import VOTE_COLUMNS
 
     rng = np.random.default_rng(0)
     per_task, page = 5, 5
@@ -196,23 +207,13 @@ def bench_annotation(tmp: Path, tasks: int = 3600) -> None:
                 records.append((f"t{t:05d}", f"w{who:03d}", f"a{first}-{k}"))
     task, worker, assignment = (list(c) for c in zip(*records, strict=True))
     label = np.where(rng.random(len(task)) < 0.6, "1", "0")
-    votes = pd.DataFrame(
-        {
-            "task": task,
-            "sentence": [f"Предложение {t}." for t in task],
-            "worker": worker,
-            "label": label,
-            "golden": None,
-            "assignment": assignment,
-            "status": "ACCEPTED",
-            "started": pd.NaT,
-            "submitted": pd.NaT,
-            "seconds": 60.0,
-            "source": "bench",
-            "line": 0,
-            "origin": "bench",
-        }
-    )[VOTE_COLUMNS]
+    votes = vote_table(
+        task=task,
+        sentence=[f"Предложение {t}." for t in task],
+        worker=worker,
+        label=label,
+        assignment=assignment,
+    )
     export = tmp / "label_studio.json"
     write_export(votes, export, 1)
     wide = tmp / "several_a_row.tsv"
@@ -247,10 +248,8 @@ def bench_human_eval(tmp: Path, limit: int | None = None) -> None:
     domain; needs RUCOLA_SHARED_DATA): three votes on every row, named by id with the split
     and domain, then by id with the sentence; each vote joined to its row by its whole key,
     cleaned, aggregated and scored. ``limit``: the first rows only (the tiny run)."""
-    import pandas as pd
 
     from rucola.annotation.human_eval import evaluate
-    from rucola.annotation.votes import VOTE_COLUMNS
     from rucola.corpus.sources.rucola_csv import published_frame
     from rucola.settings import Annotate
 
@@ -264,25 +263,15 @@ def bench_human_eval(tmp: Path, limit: int | None = None) -> None:
     rows = rows.assign(published_id=rows["id"], published_split=rows["split"])
     settings = Annotate.model_validate({"votes_target": "corpus", "human_eval": {"min_votes": 1}})
     for way in ("split and domain", "sentence"):
-        votes = pd.DataFrame(
-            {
-                "task": rows["id"].astype(str).repeat(3).to_numpy(),
-                "worker": [f"w{i % 7}" for i in range(3 * len(rows))],
-                "label": ["1", "0", "1"] * len(rows),
-                "sentence": rows["sentence"].repeat(3).to_numpy() if way == "sentence" else None,
-                "split": rows["split"].repeat(3).to_numpy() if way != "sentence" else None,
-                "domain": rows["domain"].repeat(3).to_numpy() if way != "sentence" else None,
-                "golden": None,
-                "assignment": [f"a{i}" for i in range(3 * len(rows))],
-                "status": "ACCEPTED",
-                "started": pd.NaT,
-                "submitted": pd.NaT,
-                "seconds": 60.0,
-                "source": "bench",
-                "line": 0,
-                "origin": "bench",
-            }
-        )[[*VOTE_COLUMNS, "split", "domain"]]
+        votes = vote_table(
+            task=rows["id"].astype(str).repeat(3).to_numpy(),
+            worker=[f"w{i % 7}" for i in range(3 * len(rows))],
+            label=["1", "0", "1"] * len(rows),
+            sentence=rows["sentence"].repeat(3).to_numpy() if way == "sentence" else None,
+            split=rows["split"].repeat(3).to_numpy() if way != "sentence" else None,
+            domain=rows["domain"].repeat(3).to_numpy() if way != "sentence" else None,
+            assignment=[f"a{i}" for i in range(3 * len(rows))],
+        )
         start = time.perf_counter()
         evaluation = evaluate(votes, rows, settings, "Cyrl")
         seconds = time.perf_counter() - start
