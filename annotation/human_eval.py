@@ -234,7 +234,7 @@ def _set_aside_names(
         {
             "task": keys[unresolved].to_numpy(),
             "given": votes.loc[unresolved, "task"].to_numpy(),
-            "sentence": votes.loc[unresolved].reindex(columns=["sentence"])["sentence"],
+            "sentence": votes.reindex(columns=["sentence"])["sentence"].to_numpy()[unresolved],
             "why": named.loc[unresolved, "why"].to_numpy(),
             "private": private[unresolved],
         }
