@@ -44,8 +44,8 @@ from rucola.annotation.aggregate import LABELLED, PENDING, aggregate_stage1
 from rucola.annotation.answers import read_stage1
 from rucola.annotation.cleaning import clean
 from rucola.annotation.merge import ANSWERS, control_tasks, first_sentences
+from rucola.annotation.row_names import TEST, resolve_names
 from rucola.annotation.row_names import UNKNOWN_ROW as UNKNOWN_ROW
-from rucola.annotation.row_names import resolve_names
 from rucola.corpus import schema
 from rucola.io import write_parquet
 from rucola.registry import LANGUAGES
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
 
 STAGE = "human_eval"
 NO_GOLD = "no_gold"
-TEST = "test"
 ROW_COLUMNS = [
     "sentence",
     "label",
@@ -90,8 +89,8 @@ class Evaluation:
     """One row per name (``task``: the row's ``row:<split>:<domain>:<id>``, else the name
     as given; ``given``: the task as the first vote gave it; ``status``, ``reason``,
     ``why``, ``human``, ``gold``, ``split``, ``domain``, ``row``, ``n_votes``,
-    ``private``), the vote counts of the
-    cleaning (all votes, and the public ones), and every used vote on a row."""
+    ``private``), the vote counts of the cleaning (all votes, and the public ones), and
+    every used vote on a row."""
 
     result: pd.DataFrame
     counts: dict[str, Any]
@@ -180,7 +179,8 @@ def evaluate(
     where = first.reindex(result["task"]).to_numpy()
     for column in ("split", "domain", "sentence", "label", "id"):
         result["row_" + column] = picked[column].to_numpy()[where] if len(where) else []
-    result["sentence"] = _first_sentences(votes, keys).reindex(result["task"]).to_numpy()
+    sentences = first_sentences(votes.assign(task=keys.to_numpy()))
+    result["sentence"] = sentences.reindex(result["task"]).to_numpy()
     result["given"] = votes["task"].to_numpy()[where] if len(where) else []  # as voters named it
     reason = np.full(len(result), None, dtype=object)
     pending = (result["status"] == PENDING).to_numpy()
@@ -215,11 +215,6 @@ def evaluate(
         _vote_counts(fates[~private]),
         votes_on_rows,
     )
-
-
-def _first_sentences(votes: pd.DataFrame, keys: pd.Series) -> pd.Series:
-    """The first non-empty sentence a name's votes show."""
-    return first_sentences(votes.assign(task=keys.to_numpy()))
 
 
 def _set_aside_names(

@@ -118,11 +118,11 @@ class RowIndex:
         row_id = as_id(task)
         text = _given(sentence)
         key = sentence_key(text, self.script) if text is not None else None
-        near = list(self.by_id.get(row_id, [])) if row_id is not None else []
-        if key is not None:
-            near += self.by_sentence(key)
-        named = [p for p in self.by_id.get(row_id, []) if self.fits(p, split, domain)]
-        if row_id is not None and named:
+        with_id = self.by_id.get(row_id, []) if row_id is not None else []
+        with_sentence = self.by_sentence(key) if key is not None else []
+        near = with_id + with_sentence
+        named = [p for p in with_id if self.fits(p, split, domain)]
+        if named:
             if key is not None:
                 named = [p for p in named if self.key(p) == key]
                 if not named:
@@ -130,7 +130,7 @@ class RowIndex:
             return (named[0], None, near) if len(named) == 1 else (-1, AMBIGUOUS_ROW, near)
         if key is None:
             return -1, UNKNOWN_ROW, near
-        shown = [p for p in self.by_sentence(key) if self.fits(p, split, domain)]
+        shown = [p for p in with_sentence if self.fits(p, split, domain)]
         if row_id is not None and shown:  # the id names no row, the sentence one: disagree
             return -1, SENTENCE_MISMATCH, near
         if not shown:

@@ -34,8 +34,6 @@ import numpy as np
 from rucola.corpus.homoglyphs import fix_homoglyphs
 from rucola.corpus.normalize import normalize_text
 
-# A letter fix_homoglyphs may replace; a text without one is left as it is (fast path).
-_TWIN = re.compile(r"[aceopxyABCEHKMOPTXYëË]")
 _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -49,10 +47,7 @@ def sentence_key(text: str, script: str = "Cyrl") -> str:
     ``script``: the corpus language's (``corpus.language``), whose look-alikes are
     repaired as extract repairs them, so a text as a voter copied it (ItaCoLA's Cyrillic
     ``Ѐ``) has the key of the row extract kept (``È``)."""
-    text = normalize_text(text)
-    if script != "Cyrl":
-        return fix_homoglyphs(text, script)[0]
-    return fix_homoglyphs(text)[0] if _TWIN.search(text) else text
+    return fix_homoglyphs(normalize_text(text), script)[0]
 
 
 def loosen(key: str) -> str:
