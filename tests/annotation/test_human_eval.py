@@ -271,6 +271,43 @@ def test_an_id_unique_per_split_and_domain_names_a_row_only_with_its_whole_key(t
     assert aside["private"].sum() == 2  # s4's id 7 and sentence point at train only
 
 
+# Sentences of other scripts, as a voter copies them from the released text: a left-to-
+# right mark inside an Arabic word, Persian's zero-width non-joiner, Icelandic accents
+# beside i/j/k, Japanese, and an English sentence quoting a Russian word.
+SCRIPTS = [
+    ("ar", "ذهب\u200e الولد إلى المدرسة صباحا."),
+    ("fa", "من می\u200cخواهم به خانه بروم."),
+    ("is", "Hún þurrkaði diskana í Reykjavík."),
+    ("fr", "Il a obéi à sa mère hier."),
+    ("ja", "私は昨日図書館で本を読みました。"),
+    ("en", "The Russian word сахар means sugar."),
+]
+
+
+@pytest.mark.parametrize(("language", "sentence"), SCRIPTS, ids=[s[0] for s in SCRIPTS])
+def test_votes_by_sentence_join_their_row_in_every_script(tmp_path, language, sentence):
+    """Under the language's own key, a vote naming a row by its sentence (with its id, or
+    with a task of the voter's own) joins that row and no other."""
+    from rucola.registry import LANGUAGES
+
+    rows = pd.read_parquet(write_rows(tmp_path / "split.parquet", [
+        {"sentence": sentence, "label": 1, "domain": "in_domain", "split": "train",
+         "published_id": 0},
+        {"sentence": "Another row.", "label": 0, "domain": "in_domain", "split": "validation",
+         "published_id": 0},
+    ]))  # fmt: skip
+    votes = read_long(
+        write_table(
+            tmp_path / "v.csv",
+            ["task", "worker", "label", "sentence"],
+            [("0", "w1", "1", sentence), ("mine", "w2", "1", sentence)],
+        )
+    )
+    evaluation = evaluate(votes, rows, settings_for([]), LANGUAGES[language].script)
+    assert evaluation.votes_on_rows["task"].tolist() == ["row:train:in_domain:0"] * 2
+    assert evaluation.result["why"].isna().all()
+
+
 def test_a_split_or_domain_a_table_gives_is_checked_with_its_line(tmp_path):
     path = write_table(tmp_path / "votes.csv", ["task", "worker", "label", "split"],
                        [("0", "w1", "1", "train"), ("1", "w1", "1", "holdout")])  # fmt: skip
