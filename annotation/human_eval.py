@@ -48,7 +48,6 @@ from rucola.annotation.row_names import TEST, resolve_names
 from rucola.annotation.row_names import UNKNOWN_ROW as UNKNOWN_ROW
 from rucola.corpus import schema
 from rucola.io import write_parquet
-from rucola.registry import LANGUAGES
 from rucola.stage import StageRun, read_frame
 
 if TYPE_CHECKING:
@@ -117,7 +116,7 @@ def _unresolved_name(votes: pd.DataFrame) -> list[str]:
 
 
 def evaluate(
-    votes: pd.DataFrame, rows: pd.DataFrame, settings: Annotate, script: str = "Cyrl"
+    votes: pd.DataFrame, rows: pd.DataFrame, settings: Annotate, language: str = "ru"
 ) -> Evaluation:
     """Name each vote's row (``annotation.row_names``), clean the votes, aggregate them
     per row and score the aggregate against the row's label (``split.out``'s columns).
@@ -125,12 +124,12 @@ def evaluate(
     The test rows' votes are aggregated apart from the others, so that nothing public
     (the other splits' scores, with a method that weighs workers by all their answers)
     depends on them; a vote whose id or sentence points at a test row counts in the
-    private figures only, whatever it names. ``script``: the corpus language's, which
-    sentences are compared under (extract's key)."""
+    private figures only, whatever it names. ``language``: ``corpus.language``, whose
+    key sentences are compared under (extract's)."""
     human = settings.human_eval
     votes = votes.assign(task=votes["task"].astype(str)).reset_index(drop=True)
     controls = votes["task"].isin(control_tasks(votes)).to_numpy()
-    named = resolve_names(votes[~controls], rows, script).reindex(votes.index)
+    named = resolve_names(votes[~controls], rows, language).reindex(votes.index)
     at = named["at"].fillna(-1).astype("int64").to_numpy()
     found = at >= 0
     if not len(rows):
@@ -284,7 +283,7 @@ def run_human_eval(settings: Annotate, rows_path: str, language: str = "ru") -> 
             [], settings.votes, settings.output_field, columns=settings.vote_columns
         )
         rows = read_frame(rows_path, "split rows", columns=ROW_COLUMNS)
-        evaluation = evaluate(votes, rows, settings, LANGUAGES[language].script)
+        evaluation = evaluate(votes, rows, settings, language)
         write_parquet(evaluation.votes_on_rows, run.path(human.votes_out), schema.VOTES_SCHEMA)
         result = evaluation.result
         public = result[~result["private"].astype(bool)]

@@ -60,8 +60,8 @@ def _given(value: object) -> str | None:
 class RowIndex:
     """The split rows' identities and sentence keys, looked up by a vote's name."""
 
-    def __init__(self, rows: pd.DataFrame, script: str) -> None:
-        self.script = script
+    def __init__(self, rows: pd.DataFrame, language: str) -> None:
+        self.language = language
         n = len(rows)
 
         def column(name: str) -> list[object]:
@@ -91,11 +91,11 @@ class RowIndex:
     def key(self, position: int) -> str:
         if self._keys is not None:
             return self._keys[position]
-        return sentence_key(self.sentences[position], self.script)
+        return sentence_key(self.sentences[position], self.language)
 
     def by_sentence(self, key: str) -> list[int]:
         if self._by_key is None:  # built once, and only when some vote names a sentence
-            self._keys = [sentence_key(s, self.script) for s in self.sentences]
+            self._keys = [sentence_key(s, self.language) for s in self.sentences]
             self._by_key = defaultdict(list)
             for position, k in enumerate(self._keys):
                 self._by_key[k].append(position)
@@ -117,7 +117,7 @@ class RowIndex:
         split, domain = _given(split), _given(domain)
         row_id = as_id(task)
         text = _given(sentence)
-        key = sentence_key(text, self.script) if text is not None else None
+        key = sentence_key(text, self.language) if text is not None else None
         with_id = self.by_id.get(row_id, []) if row_id is not None else []
         with_sentence = self.by_sentence(key) if key is not None else []
         near = with_id + with_sentence
@@ -138,7 +138,7 @@ class RowIndex:
         return (shown[0], None, near) if len(shown) == 1 else (-1, AMBIGUOUS_ROW, near)
 
 
-def resolve_names(votes: pd.DataFrame, rows: pd.DataFrame, script: str) -> pd.DataFrame:
+def resolve_names(votes: pd.DataFrame, rows: pd.DataFrame, language: str) -> pd.DataFrame:
     """Per vote: ``at`` (the position of its row in ``rows``, or -1), ``why`` (None, or
     the reason it names no row) and ``near_test`` (whether a test row is among the rows
     its id or sentence points at: such a vote's fate is private, whatever it names).
@@ -148,7 +148,7 @@ def resolve_names(votes: pd.DataFrame, rows: pd.DataFrame, script: str) -> pd.Da
     ``published_id``, ``published_split``)."""
     names = votes.reindex(columns=NAME_COLUMNS).astype(object)
     names = names.where(names.notna(), None)
-    index = RowIndex(rows, script)
+    index = RowIndex(rows, language)
     found: dict[tuple, tuple[int, str | None, bool]] = {}
     at, why, near_test = [], [], []
     for name in names.itertuples(index=False, name=None):

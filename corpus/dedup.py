@@ -33,6 +33,7 @@ import numpy as np
 
 from rucola.corpus.homoglyphs import fix_homoglyphs
 from rucola.corpus.normalize import normalize_text
+from rucola.registry import LANGUAGES
 
 _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
@@ -41,13 +42,13 @@ _CHUNK = 10_000
 _MAX_BUCKET_PAIRS = 32  # all pairs in a bucket up to this size
 
 
-def sentence_key(text: str, script: str = "Cyrl") -> str:
+def sentence_key(text: str, language: str = "ru") -> str:
     """Two sentences are the same when their keys are equal (see the module doc).
 
-    ``script``: the corpus language's (``corpus.language``), whose look-alikes are
-    repaired as extract repairs them, so a text as a voter copied it (ItaCoLA's Cyrillic
-    ``Ѐ``) has the key of the row extract kept (``È``)."""
-    return fix_homoglyphs(normalize_text(text), script)[0]
+    ``language``: ``corpus.language``, whose profile says how the text is normalised and
+    toward which script look-alikes are repaired, as extract does, so a text as a voter
+    copied it (ItaCoLA's Cyrillic ``Ѐ``) has the key of the row extract kept (``È``)."""
+    return fix_homoglyphs(normalize_text(text), LANGUAGES[language].script)[0]
 
 
 def loosen(key: str) -> str:

@@ -288,7 +288,6 @@ SCRIPTS = [
 def test_votes_by_sentence_join_their_row_in_every_script(tmp_path, language, sentence):
     """Under the language's own key, a vote naming a row by its sentence (with its id, or
     with a task of the voter's own) joins that row and no other."""
-    from rucola.registry import LANGUAGES
 
     rows = pd.read_parquet(write_rows(tmp_path / "split.parquet", [
         {"sentence": sentence, "label": 1, "domain": "in_domain", "split": "train",
@@ -303,7 +302,7 @@ def test_votes_by_sentence_join_their_row_in_every_script(tmp_path, language, se
             [("0", "w1", "1", sentence), ("mine", "w2", "1", sentence)],
         )
     )
-    evaluation = evaluate(votes, rows, settings_for([]), LANGUAGES[language].script)
+    evaluation = evaluate(votes, rows, settings_for([]), language)
     assert evaluation.votes_on_rows["task"].tolist() == ["row:train:in_domain:0"] * 2
     assert evaluation.result["why"].isna().all()
 
@@ -379,7 +378,7 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     settings = settings_for([path])
     settings = settings.model_copy(update={"vote_columns": settings.vote_columns.model_copy(
         update=ITACOLA_COLUMNS)})  # fmt: skip
-    evaluation = evaluate(votes, pd.read_parquet(rows), settings, "Latn")
+    evaluation = evaluate(votes, pd.read_parquet(rows), settings, "it")
     result, counts = evaluation.result, evaluation.counts
     # a worker listed twice on a row with the same answer counts once (three such votes)
     assert counts["used"] == 2915 and counts["dropped_by_fate"] == {"repeated_vote": 3}
@@ -399,10 +398,10 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     assert cyrillic.sum() == 24 and not repaired["sentence"].str.contains("\u0400").any()
     voted = votes.loc[votes["sentence"].str.contains("\u0400"), "task"].unique()
     assert len(voted) == 2
-    again = evaluate(votes, repaired, settings, "Latn").result
+    again = evaluate(votes, repaired, settings, "it").result
     assert again["why"].isna().sum() == result["why"].isna().sum()
     assert set(voted) <= set(again.loc[again["why"].isna(), "given"])
-    wrong = evaluate(votes, repaired, settings, "Cyrl").result
+    wrong = evaluate(votes, repaired, settings, "ru").result
     assert sorted(wrong.loc[wrong["why"] == SENTENCE_MISMATCH, "given"]) == sorted(voted)
     summary = run_human_eval(settings, str(rows), "it")
     table = summary["scores"]
@@ -503,7 +502,7 @@ def test_rucola_votes_named_by_id_alone_join_no_row(shared_data, tmp_path):
     rows = pd.read_parquet(rucola_rows(shared_data, tmp_path / "split.parquet"))
     votes = read_long(write_table(tmp_path / "v.csv", ["task", "worker", "label"],
                                   [("5", "w1", "1")]))  # fmt: skip
-    evaluation = evaluate(votes, rows, settings_for([]), "Cyrl")
+    evaluation = evaluate(votes, rows, settings_for([]), "ru")
     assert evaluation.result["why"].tolist() == [AMBIGUOUS_ROW]
     assert evaluation.result["private"].tolist() == [True] and evaluation.votes_on_rows.empty
 
