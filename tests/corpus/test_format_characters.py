@@ -253,6 +253,45 @@ def test_the_filter_keeps_both_persian_spellings():
     assert find_duplicates(frame, settings).reason.tolist() == [None, "duplicate"]
 
 
+def test_the_audit_finds_no_cross_split_repeat_of_another_spelling():
+    from rucola.curation.duplicates import conflicting_duplicates, cross_split_duplicates
+    from rucola.settings import CrossSplitDuplicates
+
+    rows = pd.DataFrame(
+        {
+            "sentence": [PERSIAN, PERSIAN_JOINED],
+            "label": [1, 0],
+            "error_type": [None, "Syntax"],
+            "domain": ["in_domain"] * 2,
+            "group": ["g1", "g2"],
+            "split": ["train", "validation"],
+            "id": [0, 0],
+        }
+    )
+    settings = CrossSplitDuplicates()
+    settings.near_duplicates.enabled = False
+    assert cross_split_duplicates(rows, settings, "fa").empty
+    assert conflicting_duplicates(rows, language="fa").empty
+    assert len(cross_split_duplicates(rows, settings)) == 2  # keyed as Russian: one sentence
+
+
+def test_a_generation_source_keys_each_side_in_its_own_language(tmp_path):
+    """A parallel source's Persian side keeps both spellings (no ``duplicate``) and its
+    non-joiner; an LRM in its Arabic side is normalised away, no reason to skip it."""
+    from rucola.generation.sources import read_source
+    from rucola.settings import GenerationSource
+
+    path = tmp_path / "pairs.tsv"
+    path.write_text(
+        f"fa\tar\n{PERSIAN}\t{ARABIC_LRM}\n{PERSIAN_JOINED}\t{ARABIC}\n", encoding="utf-8"
+    )
+    source = GenerationSource(path=str(path), columns={"fa": "fa", "ar": "ar"})
+    read = read_source("Pairs", source, 1, "fa")
+    assert [s.texts["fa"] for s in read.sentences] == [PERSIAN, PERSIAN_JOINED]
+    assert [s.texts["ar"] for s in read.sentences] == [ARABIC, ARABIC]
+    assert read.skipped == {}
+
+
 def test_release_diff_matches_a_moved_row_by_its_persian_key(run_cli, tmp_path):
     columns = ["sentence", "label", "error_type", "split", "detailed_source", "domain", "id"]
     old = pd.DataFrame([(PERSIAN, 1, None, "train", "A", "in_domain", 0)], columns=columns)
