@@ -78,10 +78,12 @@ def merge_into_corpus(
     annotated: pd.DataFrame,
     run: StageRun,
     categories: Categories,
+    language: str = "ru",
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """In-domain rows plus the labelled out-of-domain ones, and this stage's own figures.
     An unacceptable row needs a category of its domain (``categories``:
-    ``corpus.categories``), else it is set aside (``missing_error_type``).
+    ``corpus.categories``), else it is set aside (``missing_error_type``). Sentences are
+    normalised and keyed in ``language`` (``corpus.language``), as extract does.
 
     ``run`` counts the rows read (every in-domain row and annotated task) and takes every
     task set aside, with its reason; the caller hands it the rows returned as the kept ones.
@@ -111,7 +113,9 @@ def merge_into_corpus(
         "candidate_id"
     )
     in_domain_sentences = (
-        {sentence_key(s) for s in in_domain["sentence"]} if "sentence" in in_domain else set()
+        {sentence_key(s, language) for s in in_domain["sentence"]}
+        if "sentence" in in_domain
+        else set()
     )
     rows: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -121,7 +125,7 @@ def merge_into_corpus(
             rejected.append(_rejected_row(task, UNKNOWN_CANDIDATE))
             continue
         candidate = by_id.loc[task["id"]]
-        sentence = normalize_text(str(candidate["sentence"]))
+        sentence = normalize_text(str(candidate["sentence"]), language)
         task["candidate_sentence"] = sentence
         for column in ("detailed_source", *EXTRA_COLUMNS):
             task[column] = candidate[column]
@@ -133,7 +137,9 @@ def merge_into_corpus(
             rejected.append(_rejected_row(task, status))
             continue
         shown = _value(task.get("sentence"))
-        if shown is not None and sentence_key(str(shown)) != sentence_key(sentence):
+        if shown is not None and sentence_key(str(shown), language) != sentence_key(
+            sentence, language
+        ):
             rejected.append(_rejected_row(task, SENTENCE_MISMATCH, f"candidate: {sentence}"))
             continue
         label = int(task["label"])
@@ -142,7 +148,7 @@ def merge_into_corpus(
         if label == schema.UNACCEPTABLE and allowed and error_type not in allowed:
             rejected.append(_rejected_row(task, MISSING_ERROR_TYPE, str(error_type)))
             continue
-        if sentence_key(sentence) in in_domain_sentences:
+        if sentence_key(sentence, language) in in_domain_sentences:
             rejected.append(_rejected_row(task, DUPLICATE_OF_IN_DOMAIN))
             continue
         provenance = {
@@ -169,7 +175,7 @@ def merge_into_corpus(
                 "_task": task,
             }
         )
-    kept = _deduplicate(rows, rejected)
+    kept = _deduplicate(rows, rejected, language)
     ood = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, *EXTRA_COLUMNS])
     base = in_domain.copy()
     for column in EXTRA_COLUMNS:
@@ -198,11 +204,13 @@ def merge_into_corpus(
     return combined, counts
 
 
-def _deduplicate(rows: list[dict[str, Any]], rejected: list[dict[str, Any]]) -> list[dict]:
+def _deduplicate(
+    rows: list[dict[str, Any]], rejected: list[dict[str, Any]], language: str = "ru"
+) -> list[dict]:
     """Exact duplicates (``corpus.dedup.exact_duplicates`` on the sentence key) keep the
     first (by candidate id); copies whose label or category differ are all set aside. Set
     aside sentence by sentence, in the order each sentence first appears."""
-    keys = [sentence_key(row["sentence"]) for row in rows]
+    keys = [sentence_key(row["sentence"], language) for row in rows]
     first, conflict = exact_duplicates(keys, [(r["label"], r["error_type"]) for r in rows])
     kept = []
     for i in sorted(range(len(rows)), key=lambda i: (first[i], i)):
@@ -245,10 +253,11 @@ def run_corpus_merge(
     annotated: str | Path,
     candidates: str | Path,
     categories: Categories,
+    language: str = "ru",
 ) -> dict[str, Any]:
     """The DVC stage: read the three inputs (what ``extract``, ``annotate merge`` and
     ``merge-candidates`` write), write rows, set-aside rows and the report; ``categories``
-    (``corpus.categories``) are what a row may have."""
+    (``corpus.categories``) are what a row may have; ``language``: ``corpus.language``."""
     with StageRun(
         "annotate",
         report=settings.report,
@@ -262,7 +271,7 @@ def run_corpus_merge(
         tasks = read_frame(
             annotated, "annotated tasks file", hint="run 'rucola annotate merge' first"
         )
-        combined, counts = merge_into_corpus(rows, every, tasks, run, categories)
+        combined, counts = merge_into_corpus(rows, every, tasks, run, categories, language)
         private = counts.pop(PRIVATE)
         report = run.finish(combined, output_schema(combined), private=private, **counts)
         return {**report, **private}

@@ -48,7 +48,7 @@ def sentence_key(text: str, language: str = "ru") -> str:
     ``language``: ``corpus.language``, whose profile says how the text is normalised and
     toward which script look-alikes are repaired, as extract does, so a text as a voter
     copied it (ItaCoLA's Cyrillic ``Ѐ``) has the key of the row extract kept (``È``)."""
-    return fix_homoglyphs(normalize_text(text), LANGUAGES[language].script)[0]
+    return fix_homoglyphs(normalize_text(text, language), LANGUAGES[language].script)[0]
 
 
 def loosen(key: str) -> str:
@@ -57,9 +57,9 @@ def loosen(key: str) -> str:
     return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
 
 
-def loose_key(text: str) -> str:
+def loose_key(text: str, language: str = "ru") -> str:
     """The text near-duplicate detection compares (its shingles feed MinHash)."""
-    return loosen(sentence_key(text))
+    return loosen(sentence_key(text, language))
 
 
 def shingles(key: str, size: int) -> list[str]:

@@ -42,7 +42,13 @@ import pandas as pd
 
 from rucola.corpus import schema
 from rucola.corpus.languages.profile import profile
-from rucola.corpus.normalize import describe, is_unprintable, normalize_text, text_fault
+from rucola.corpus.normalize import (
+    DIRECTIONAL_MARKS,
+    describe,
+    is_unprintable,
+    normalize_text,
+    text_fault,
+)
 from rucola.corpus.pin import id_scope
 from rucola.corpus.sources.text import read_text
 from rucola.csvfile import dict_records, records
@@ -166,7 +172,9 @@ def _refused_characters(text: str) -> list[str]:
     return [
         c
         for c in dict.fromkeys(text)
-        if unicodedata.category(c) in _REFUSED_CATEGORIES or is_unprintable(c)
+        if unicodedata.category(c) in _REFUSED_CATEGORIES
+        or is_unprintable(c)
+        or c in DIRECTIONAL_MARKS  # no fault in a sentence, but a cell is typed anew
     ]
 
 
@@ -220,10 +228,10 @@ def _parse_new(
         if value:
             raise RucolaError("a 'remove' erratum takes an empty 'new'", path, line)
         return None
-    text = normalize_text(raw) if options.normalize else raw
+    text = normalize_text(raw, options.language) if options.normalize else raw
     if not text.strip():
         raise RucolaError("a 'sentence' erratum needs the corrected text in 'new'", path, line)
-    fault = text_fault(text)
+    fault = text_fault(text, options.language)
     if fault is not None:
         raise RucolaError(f"the corrected sentence holds {fault[1]}", path, line)
     return text
@@ -385,7 +393,7 @@ def _stale(erratum: Erratum, current: Any, options: ErrataOptions) -> bool:
     if erratum.old == _as_text(current):
         return False
     if erratum.field in (SENTENCE, REMOVE):
-        old = normalize_text(erratum.old) if options.normalize else erratum.old
+        old = normalize_text(erratum.old, options.language) if options.normalize else erratum.old
         return old != current
     return True
 

@@ -37,12 +37,12 @@ from rucola.corpus import schema
 from rucola.corpus.alternations import expand
 from rucola.corpus.dedup import exact_duplicates, sentence_key
 from rucola.corpus.extract_rules import (
-    EXAMPLE_RULES,
     MARK_CONTRADICTS_LABEL,
     Artefacts,
     EmptyText,
     Text,
     Variant,
+    example_rules,
     variant_rules,
 )
 from rucola.corpus.homoglyphs import fix_homoglyphs
@@ -148,9 +148,10 @@ class Extractor:
     def __init__(self, settings: Extract, categories: Categories, language: str = "ru") -> None:
         self.settings = settings
         self.categories = categories
+        self.language = language  # its profile says which format characters are text
         self.script = LANGUAGES[language].script  # homoglyphs are repaired toward it
         self.marks = MarkMap.from_params(settings.marks)
-        self.example_rules = EXAMPLE_RULES
+        self.example_rules = example_rules(language)
         self.text_rules = [EmptyText()]
         self.variant_rules = variant_rules(keep_artefacts=settings.artefacts == "keep")
 
@@ -230,10 +231,11 @@ class Extractor:
         else:
             mark, text = example.mark.strip(), example.text
         if self.settings.normalize:
-            normalised = normalize_text(text)
-            if normalised != text.strip():  # Unicode form, invisible characters or spacing
+            normalised = normalize_text(text, self.language)
+            # Unicode form, invisible characters, directional marks or spacing
+            if normalised != text.strip():
                 out.normalised.append(example.origin)
-                out.repaired.update(repaired_characters(text))
+                out.repaired.update(repaired_characters(text, self.language))
                 corrections.append("normalised")
             text = normalised
         return Text(example, text, mark)
@@ -298,7 +300,9 @@ class Extractor:
             out.keep(variant, label, group, corrections, required)
 
 
-def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
+def _deduplicate(
+    collector: _Collector, on_conflict: str, language: str = "ru"
+) -> list[dict[str, Any]]:
     """Keep the first of identical rows; set aside every row of a conflicting sentence.
 
     Identical means the same sentence (``corpus.dedup.sentence_key``): punctuation and case
@@ -309,7 +313,7 @@ def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]
     """
     rows = collector.rows
     first, conflict = exact_duplicates(
-        [sentence_key(row["sentence"]) for row in rows],
+        [sentence_key(row["sentence"], language) for row in rows],
         [None if _hidden_label(row) else row["label"] for row in rows],
     )
     same: dict[int, list[int]] = defaultdict(list)
@@ -374,7 +378,8 @@ def extract(
     """Run the stage on ``sources`` (default: ``extract.sources``), writing
     ``extract.out``, ``extract.rejected`` and ``extract.report``; returns the report.
     ``categories``: ``corpus.categories``, what each domain's unacceptable rows may have;
-    ``language``: ``corpus.language``, whose script homoglyphs are repaired toward."""
+    ``language``: ``corpus.language``, whose script homoglyphs are repaired toward and
+    whose format characters normalisation keeps."""
     sources = settings.sources if sources is None else sources
     if not sources:
         raise RucolaError("no sources given", hint="set extract.sources or pass --sources")
@@ -404,7 +409,7 @@ def extract(
                         "by a space starts a comment",
                     )
         if settings.deduplicate:
-            kept = _deduplicate(collector, settings.on_conflict)
+            kept = _deduplicate(collector, settings.on_conflict, language)
         else:  # a published release rebuilt as it is, repeats included
             kept = collector.rows
         frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])

@@ -79,18 +79,27 @@ class ReaderVerdict(ExampleRule):
         return Reason(item.set_aside, item.set_aside_detail)
 
 
+@dataclass
 class TextFault(ExampleRule):
     """A control or non-printing character is never part of a sentence, also when the
-    text is kept as read (``extract.normalize: false``)."""
+    text is kept as read (``extract.normalize: false``); ``language`` (``corpus.language``)
+    says which format characters spell its words (``corpus.normalize``). A directional
+    mark is none: normalisation removes it, and a text kept as read keeps it."""
 
-    name = "text_fault"
+    language: str = "ru"
+    name: str = "text_fault"
 
     def check(self, item: RawExample) -> Reason | None:
-        fault = text_fault(item.text)
+        fault = text_fault(item.text, self.language)
         return None if fault is None else Reason(*fault)
 
 
-EXAMPLE_RULES: list[ExampleRule] = [ReaderVerdict(), TextFault()]
+def example_rules(language: str = "ru") -> list[ExampleRule]:
+    """The rules every example as read passes, in order, for ``language``."""
+    return [ReaderVerdict(), TextFault(language)]
+
+
+EXAMPLE_RULES: list[ExampleRule] = example_rules()
 
 
 class EmptyText(ItemRule[Text]):

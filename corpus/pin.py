@@ -105,9 +105,10 @@ def _from_parquet(path: Path) -> pd.DataFrame:
     return table.select(columns).to_pandas()
 
 
-def load_pin(path: str | Path) -> pd.DataFrame:
-    """One row per pinned sentence: normalised ``key``, ``split``, id ``scope`` and ``id``
-    (null when the pin has no ids), in the pin's order (earlier rows win on a repeat)."""
+def load_pin(path: str | Path, language: str = "ru") -> pd.DataFrame:
+    """One row per pinned sentence: normalised ``key`` (``sentence_key`` in ``language``,
+    ``corpus.language``), ``split``, id ``scope`` and ``id`` (null when the pin has no
+    ids), in the pin's order (earlier rows win on a repeat)."""
     path = Path(path)
     if path.is_dir():
         if is_published_layout(path):  # in the published order: earlier rows win on a repeat
@@ -132,7 +133,7 @@ def load_pin(path: str | Path) -> pd.DataFrame:
     ids = frame["id"] if "id" in frame.columns else pd.Series(None, index=frame.index)
     return pd.DataFrame(
         {
-            "key": [sentence_key(s) for s in frame["sentence"]],
+            "key": [sentence_key(s, language) for s in frame["sentence"]],
             "split": frame["split"].astype(str).to_numpy(),
             "scope": id_scopes(frame),
             "id": pd.array(ids.to_numpy(), dtype="Int64"),

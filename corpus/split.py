@@ -154,7 +154,9 @@ def _distribution(frame: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
-def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+def _pins(
+    frame: pd.DataFrame, paths: list[str], language: str = "ru"
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Per row the split and id the pins demand (``pinned_split``, ``pinned_id``; null when
     free), the largest id each split and id scope ever had (``floor``, keyed by split and
     :func:`id_scope`: the domain in train and validation, ``""`` in test; kept rows and
@@ -164,7 +166,8 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
 
     A row of a published release is kept by its own ``published_split`` and
     ``published_id``; the pins (``split.pin``) match the other rows, by published identity
-    when the row has one, else by normalised text; earlier pins and earlier pin rows win.
+    when the row has one, else by normalised text (``sentence_key`` in ``language``,
+    ``corpus.language``); earlier pins and earlier pin rows win.
     The report tells the two apart: ``published_kept`` rows kept by their own identity,
     ``matched_by_pin`` rows a pin placed (with v1.1's config, where every published row
     carries its identity, the latter is 0 and nothing is wrong).
@@ -188,7 +191,7 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
     if not paths:
         pinned = pd.DataFrame({"pinned_split": split, "pinned_id": ids})
         return pinned, {**report, "floor": floor, "named": named}
-    keys = [sentence_key(s) for s in frame["sentence"]]
+    keys = [sentence_key(s, language) for s in frame["sentence"]]
     has_identity = split.notna()
     identity = [
         (sp, id_scope(sp, d), int(i)) if known else None
@@ -198,7 +201,7 @@ def _pins(frame: pd.DataFrame, paths: list[str]) -> tuple[pd.DataFrame, dict[str
     ]
     by_pin = 0
     for path in paths:
-        pins = load_pin(path)
+        pins = load_pin(path, language)
         with_ids = pins.dropna(subset=["id"])
         for (name, scope), pin_ids in with_ids.groupby(["split", "scope"])["id"]:
             place = (str(name), str(scope))
@@ -489,7 +492,8 @@ def _split(
     if (mixed > 1).any():
         raise RucolaError(f"group '{mixed[mixed > 1].index[0]}' spans two domains", input_path)
     seed = settings.seed
-    pins, pin_report = _pins(frame, list(settings.pin))
+    language = options.language if options is not None else "ru"  # corpus.language
+    pins, pin_report = _pins(frame, list(settings.pin), language)
     floor = pin_report.pop("floor")
     named = pin_report.pop("named")
     frame["pinned_split"] = pins["pinned_split"]

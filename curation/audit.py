@@ -75,10 +75,12 @@ def audit_rows(rows: pd.DataFrame, settings: Audit, params: Params) -> tuple[pa.
     kinds = enabled_kinds(settings)
     if CROSS_SPLIT_DUPLICATE in kinds:
         findings[CROSS_SPLIT_DUPLICATE] = cross_split_duplicates(
-            rows, settings.cross_split_duplicate
+            rows, settings.cross_split_duplicate, params.corpus.language
         )
     if CONFLICTING_DUPLICATE in kinds:
-        findings[CONFLICTING_DUPLICATE] = conflicting_duplicates(rows)
+        findings[CONFLICTING_DUPLICATE] = conflicting_duplicates(
+            rows, language=params.corpus.language
+        )
     if LIKELY_LABEL_ERROR in kinds:
         findings[LIKELY_LABEL_ERROR], scored[LIKELY_LABEL_ERROR] = likely_label_errors(
             rows, settings.likely_label_error

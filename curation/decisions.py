@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from rucola.corpus.normalize import describe, is_unprintable, normalize_text
+from rucola.corpus.normalize import DIRECTIONAL_MARKS, describe, is_unprintable, normalize_text
 from rucola.corpus.schema import UNACCEPTABLE
 from rucola.curation.review_answers import Answer, ReviewTask
 from rucola.curation.review_config import (
@@ -92,7 +92,9 @@ def refused_characters(text: str) -> list[str]:
     return [
         c
         for c in dict.fromkeys(text)
-        if unicodedata.category(c) in _REFUSED_CATEGORIES or is_unprintable(c)
+        if unicodedata.category(c) in _REFUSED_CATEGORIES
+        or is_unprintable(c)
+        or c in DIRECTIONAL_MARKS  # as the split stage refuses them in an errata cell
     ]
 
 
@@ -147,13 +149,15 @@ def reason(answers: Iterable[Answer], decision: str, n: int, m: int) -> str:
 @dataclass(frozen=True)
 class Decided:
     """A decision a majority of the task's reviewers made, to be turned into an outcome by
-    its handler: ``voters`` are the reviewers who made it, ``n`` of ``m``."""
+    its handler: ``voters`` are the reviewers who made it, ``n`` of ``m``; ``language``
+    (``corpus.language``) normalises a corrected text as the split stage will."""
 
     task: ReviewTask
     decision: str
     voters: list[Answer]
     n: int
     m: int
+    language: str = "ru"
 
     @property
     def by(self) -> str:
@@ -193,13 +197,13 @@ def _remove(d: Decided) -> Outcome:
 
 def _fix_text(d: Decided) -> Outcome:
     # a text of invisible characters only is none: the split's normalisation empties it
-    written = [a.text for a in d.voters if normalize_text(a.text)]
+    written = [a.text for a in d.voters if normalize_text(a.text, d.language)]
     text = majority(written, d.m)
     if text is None:
         if not written:
             return d.undecided("no corrected text was written")
         return d.undecided(f"no text from a majority of {d.m} ({_counts(written)})")
-    if normalize_text(text[0]) == normalize_text(d.task.sentence):
+    if normalize_text(text[0], d.language) == normalize_text(d.task.sentence, d.language):
         return d.unchanged("the text is the sentence as is")
     return d.changed(("sentence", text[0], d.task.sentence))
 
@@ -253,9 +257,10 @@ HANDLERS: dict[str, Callable[[Decided], Outcome]] = {
 }
 
 
-def decide(task: ReviewTask) -> Outcome:
+def decide(task: ReviewTask, language: str = "ru") -> Outcome:
     """The outcome of one task (see the module docstring): none without answers, undecided
-    without a majority, else what the handler of the majority's decision makes of it."""
+    without a majority, else what the handler of the majority's decision makes of it;
+    ``language``: ``corpus.language``."""
     m = len(task.answers)
     if m == 0:
         return Outcome(task, "unreviewed", None, "no answer yet")
@@ -266,4 +271,4 @@ def decide(task: ReviewTask) -> Outcome:
         return Outcome(task, "undecided", None, f"{kind}: {tally(task.answers)}")
     decision, n = found
     voters = [a for a in task.answers if a.decision == decision]
-    return HANDLERS[decision](Decided(task, decision, voters, n, m))
+    return HANDLERS[decision](Decided(task, decision, voters, n, m, language))

@@ -80,11 +80,14 @@ def _more(named: list[str], total: int) -> str:
     return text + (f" and {total - len(named)} more" if total > len(named) else "")
 
 
-def cross_split_duplicates(rows: pd.DataFrame, settings: CrossSplitDuplicates) -> pd.DataFrame:
+def cross_split_duplicates(
+    rows: pd.DataFrame, settings: CrossSplitDuplicates, language: str = "ru"
+) -> pd.DataFrame:
     """Findings (``rucola.curation.queue.findings_frame``) of every row whose cluster of
-    same, near-duplicate or same-group rows spans more than one split."""
+    same, near-duplicate or same-group rows spans more than one split; the same sentence
+    is ``sentence_key`` in ``language`` (``corpus.language``)."""
     n = len(rows)
-    keys = [sentence_key(s) for s in rows["sentence"]]
+    keys = [sentence_key(s, language) for s in rows["sentence"]]
     loose = [loosen(k) for k in keys]
     near = settings.near_duplicates
     parent = np.arange(n, dtype=np.int64)
@@ -152,11 +155,14 @@ def cross_split_duplicates(rows: pd.DataFrame, settings: CrossSplitDuplicates) -
     return findings_frame(found_rows, scores, evidence, labels)
 
 
-def conflicting_duplicates(rows: pd.DataFrame, keys: Sequence[str] | None = None) -> pd.DataFrame:
-    """Findings of every labelled row whose sentence (``sentence_key``) has labelled rows
-    of the other label too; ``keys`` saves recomputing the keys."""
+def conflicting_duplicates(
+    rows: pd.DataFrame, keys: Sequence[str] | None = None, language: str = "ru"
+) -> pd.DataFrame:
+    """Findings of every labelled row whose sentence (``sentence_key`` in ``language``,
+    ``corpus.language``) has labelled rows of the other label too; ``keys`` saves
+    recomputing the keys."""
     if keys is None:
-        keys = [sentence_key(s) for s in rows["sentence"]]
+        keys = [sentence_key(s, language) for s in rows["sentence"]]
     labels = rows["label"].to_numpy()
     labelled = np.isin(labels, [schema.UNACCEPTABLE, schema.ACCEPTABLE])
     frame = pd.DataFrame({"key": np.asarray(keys, dtype=object), "label": labels})[labelled]

@@ -232,7 +232,7 @@ def import_review(
     if undecided is not None and Path(undecided).resolve() == errata.resolve():
         raise RucolaError("--undecided names the errata file itself", undecided)
     tasks = read_review(export_file, params.corpus.categories.all())
-    outcomes = [decide(task) for task in tasks]
+    outcomes = [decide(task, params.corpus.language) for task in tasks]
     if all(o.status == "unreviewed" for o in outcomes):
         raise RucolaError(
             f"no answers: none of the export's {len(tasks)} task(s) has a reviewer's answer",

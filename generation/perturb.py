@@ -236,8 +236,11 @@ _FUNCTIONS: dict[str, Rule] = {
 RULES: dict[str, Rule] = {name: _FUNCTIONS[name] for name in get_args(PerturbationRule)}
 
 
-def perturb(sentence: str, rules: list[str], per_sentence: int, seed: int) -> list[tuple[str, str]]:
-    """Up to ``per_sentence`` (rule, candidate) pairs, each from a different rule.
+def perturb(
+    sentence: str, rules: list[str], per_sentence: int, seed: int, language: str = "ru"
+) -> list[tuple[str, str]]:
+    """Up to ``per_sentence`` (rule, candidate) pairs, each from a different rule; a
+    candidate is normalised as ``language``'s text (the sentence's language).
 
     The order in which rules are tried is shuffled per sentence, so the rules share the
     candidates evenly instead of the first rule in the list winning every time.
@@ -254,7 +257,7 @@ def perturb(sentence: str, rules: list[str], per_sentence: int, seed: int) -> li
         candidate = RULES[name](sentence, tokens, rng)
         if candidate is None:
             continue
-        candidate = normalize_text(candidate)
+        candidate = normalize_text(candidate, language)
         if candidate and candidate not in seen:
             seen.add(candidate)
             out.append((name, candidate))

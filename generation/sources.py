@@ -27,6 +27,7 @@ from rucola.corpus.dedup import sentence_key
 from rucola.corpus.normalize import normalize_text, text_fault
 from rucola.errors import RucolaError, check_header
 from rucola.io import stable_hash
+from rucola.registry import LANGUAGES
 from rucola.settings import GenerationSource, SourceFormat
 
 LANG_CODES = {"eng": "en", "rus": "ru", "en": "en", "ru": "ru", "deu": "de", "fra": "fr"}
@@ -193,8 +194,17 @@ _READERS = {"tsv": _read_tsv, "pairs": _read_pairs, "tatoeba": _read_tatoeba, "t
 READERS = {name: _READERS[name] for name in get_args(SourceFormat)}
 
 
+def _key(text: str, language: str) -> str:
+    """The same sentence in ``language``: ``sentence_key`` where rucola has its profile,
+    else the normalised text (no script to repair look-alikes toward)."""
+    return sentence_key(text, language) if language in LANGUAGES else text
+
+
 def read_source(source_id: str, source: GenerationSource, seed: int, need_lang: str) -> SourceRead:
-    """Read, clean and sample one source; ``need_lang`` is the side the generator reads."""
+    """Read, clean and sample one source; ``need_lang`` is the side the generator reads.
+
+    Each side's text is checked, normalised and keyed as the language it is in (a
+    translation pair's English side as English, its Russian side as Russian)."""
     path = Path(source.path)
     rows, _lines = READERS[source.format or _format_from_path(path)](path, source, source_id)
     skipped: list[Skipped] = []
@@ -205,20 +215,20 @@ def read_source(source_id: str, source: GenerationSource, seed: int, need_lang: 
         if need_lang in row.texts:
             has_lang = True
         raw_text = row.texts.get(need_lang, "") or ""
-        fault = text_fault(raw_text)
+        fault = text_fault(raw_text, need_lang)
         if fault is not None:
             skipped.append(Skipped(row, fault[0], raw_text, fault[1]))
             continue
-        text = normalize_text(raw_text)
+        text = normalize_text(raw_text, need_lang)
         if not text:
             skipped.append(Skipped(row, "empty", raw_text))
             continue
-        key = sentence_key(text)
+        key = _key(text, need_lang)
         if key in seen:
             skipped.append(Skipped(row, "duplicate", raw_text, f"of {seen[key]}"))
             continue
         seen[key] = row.origin
-        texts = {lang: normalize_text(t or "") for lang, t in row.texts.items()}
+        texts = {lang: normalize_text(t or "", lang) for lang, t in row.texts.items()}
         kept.append(SourceSentence(row.source, texts, row.origin))
     if rows and not has_lang:
         raise RucolaError(

@@ -74,6 +74,13 @@ def input_language(cfg: GeneratorConfig) -> str:
     return method_of(cfg.method).input_language(cfg.settings)
 
 
+def output_language(cfg: GeneratorConfig) -> str:
+    """The language its method writes (translation: the target language)."""
+    from rucola.generation.methods import method_of
+
+    return method_of(cfg.method).output_language(cfg.settings)
+
+
 def read_items(
     cfg: GeneratorConfig, generate: Generate, skipped: list[Skipped] | None = None
 ) -> tuple[list[Item], dict[str, Any]]:
@@ -121,13 +128,14 @@ def _shard(
     unused: dict[str, list[str | None]] = {}
     rows: dict[str, list[Any]] = {name: [] for name in CANDIDATE_SCHEMA.names}
     n_outputs = 0
+    language = output_language(cfg)  # a candidate's text is in the language it writes
     for position, (item, outs) in enumerate(zip(items, outputs, strict=True)):
         n_outputs += len(outs)
         mine: Counter[str] = Counter()
         made = 0
         for generator, text in outs:
-            fault = text_fault(text)  # a model can emit control characters too
-            sentence = normalize_text(text) if fault is None else ""
+            fault = text_fault(text, language)  # a model can emit control characters too
+            sentence = normalize_text(text, language) if fault is None else ""
             reason = (
                 fault[0]
                 if fault
@@ -169,13 +177,17 @@ def _run_local(
         write(index, worker(texts, shard_seed(seed, index)))
 
 
-def _source_rows(skipped: list[Skipped]) -> pa.Table:
-    """Skipped source sentences as set-aside rows (no ``sentence`` for unprintable text)."""
+def _source_rows(skipped: list[Skipped], language: str) -> pa.Table:
+    """Skipped source sentences as set-aside rows (no ``sentence`` for unprintable text);
+    ``language``: the one they are read in (the method's input language)."""
     return pa.table(
         {
             "origin": [s.row.origin for s in skipped],
             "raw": [s.raw for s in skipped],
-            "sentence": [None if text_fault(s.raw) else normalize_text(s.raw) for s in skipped],
+            "sentence": [
+                None if text_fault(s.raw, language) else normalize_text(s.raw, language)
+                for s in skipped
+            ],
             "detailed_source": [s.row.source for s in skipped],
         }
     )
@@ -268,7 +280,7 @@ def generate(
         run.count_read(sum(c["read"] for c in source_counts.values()))
         for reason in dict.fromkeys(s.reason for s in skipped):
             mine = [s for s in skipped if s.reason == reason]
-            run.set_aside(_source_rows(mine), reason, [s.detail for s in mine])
+            run.set_aside(_source_rows(mine, input_language(cfg)), reason, [s.detail for s in mine])
         table = store.read_all() if shards else CANDIDATE_SCHEMA.empty_table()
         table, repeats = _deduplicate(table)
         report = _account(run, shards, store, table, repeats)

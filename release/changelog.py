@@ -9,13 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def changelog_section(version: str, new: str | Path, previous: str | Path | None = None) -> str:
-    """The changelog section of ``version``: the diff against ``previous`` when there is one."""
+def changelog_section(
+    version: str, new: str | Path, previous: str | Path | None = None, language: str = "ru"
+) -> str:
+    """The changelog section of ``version``: the diff against ``previous`` when there is
+    one, rows matched in ``language`` (``corpus.language``)."""
     if not previous:
         return f"## v{version}\n\nFirst release.\n"
     from rucola.release.diff import release_diff, to_markdown
 
-    return to_markdown(release_diff(previous, new), f"v{version}")
+    return to_markdown(release_diff(previous, new, language=language), f"v{version}")
 
 
 def render_changelog(path: Path, section: str) -> str:

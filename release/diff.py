@@ -174,10 +174,15 @@ def _row(identity: tuple, frame: pd.DataFrame, private: bool, **extra: Any) -> d
 
 
 def diff_releases(
-    old: pd.DataFrame, new: pd.DataFrame, ledger: pd.DataFrame | None = None, private: bool = False
+    old: pd.DataFrame,
+    new: pd.DataFrame,
+    ledger: pd.DataFrame | None = None,
+    private: bool = False,
+    language: str = "ru",
 ) -> dict[str, Any]:
     """The changes from ``old`` to ``new``; ``private`` shows test rows' hidden values (the
-    frames must then have them: ``read_release(..., private=True)``)."""
+    frames must then have them: ``read_release(..., private=True)``); a row moved is
+    matched by ``sentence_key`` in ``language`` (``corpus.language``)."""
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
     causes = _causes(ledger)
 
@@ -227,10 +232,10 @@ def diff_releases(
     only_new = new.index.difference(old.index, sort=False)
     new_by_key: dict[str, tuple] = {}
     for identity in only_new:
-        new_by_key.setdefault(sentence_key(new.loc[identity, "sentence"]), identity)
+        new_by_key.setdefault(sentence_key(new.loc[identity, "sentence"], language), identity)
     moved_to: set[tuple] = set()
     for identity in only_old:
-        target = new_by_key.get(sentence_key(old.loc[identity, "sentence"]))
+        target = new_by_key.get(sentence_key(old.loc[identity, "sentence"], language))
         if target is not None and target not in moved_to:
             moved_to.add(target)
             rows["moved"].append(
@@ -329,12 +334,14 @@ def to_markdown(result: dict[str, Any], title: str) -> str:
 
 
 def release_diff(
-    old_path: str | Path, new_path: str | Path, private: bool = False
+    old_path: str | Path, new_path: str | Path, private: bool = False, language: str = "ru"
 ) -> dict[str, Any]:
-    """The public diff of two releases (``private``: the maintainers' one, see above)."""
+    """The public diff of two releases (``private``: the maintainers' one, see above) of a
+    corpus in ``language`` (``corpus.language``)."""
     return diff_releases(
         read_release(old_path, private),
         read_release(new_path, private),
         read_ledger(new_path, private),
         private,
+        language,
     )

@@ -147,7 +147,7 @@ def _context():
     return context
 
 
-def _read(input_path: Path) -> pd.DataFrame:
+def _read(input_path: Path, language: str = "ru") -> pd.DataFrame:
     frame = read_frame(input_path, hint="run 'rucola split' first")
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
@@ -164,8 +164,9 @@ def _read(input_path: Path) -> pd.DataFrame:
     frame["id_scope"] = id_scopes(frame)
     frame["placed_new"] = placed_new(frame)
     # "unique" as every stage means it: equal text after normalisation and homoglyph repair
+    # in the corpus's language (corpus.language)
     frame["sentence_key"] = [
-        sentence_key(s) if isinstance(s, str) else s for s in frame["sentence"]
+        sentence_key(s, language) if isinstance(s, str) else s for s in frame["sentence"]
     ]
     return frame[[*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]]
 
@@ -315,9 +316,9 @@ def validate_split(
 
     ``params``: the whole typed params, since the checks hold the data to the bounds of
     three stages (``validate``, ``split.ratios`` and ``split.new_rows``, the filter's token
-    bounds)."""
+    bounds) and ``corpus.language`` (what the same sentence is, which characters are text)."""
     input_path = Path(input_path)
-    frame = _read(input_path)
+    frame = _read(input_path, params.corpus.language)
     digest = file_sha256(input_path)
     checks = all_checks(params)
     balance = balance_table(frame, params.validate, params.split)

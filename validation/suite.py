@@ -70,14 +70,28 @@ MARKED_PARENTHESIS = (
 )
 
 # Any control or other non-printing character that the extract stage sets aside (NUL, BEL,
-# ESC, DEL, C1 controls, bidi overrides, private use, unassigned code points), generated
-# from ``corpus.normalize`` so that both stages agree on what is text, plus the whitespace
-# controls and line separators (tab, line feed, vertical tab, form feed, carriage return,
-# U+2028, U+2029), which normalisation turns into spaces and a text kept as read must not
-# bring into a release either. \xHH escapes and literal characters: Python re and RE2 alike.
-# The invisible characters normalisation drops (soft hyphen, zero-width ...) are not in it:
-# a published release rebuilt as read keeps its one soft hyphen.
-UNPRINTABLE = unprintable_class(also="\t\n\v\f\r\u2028\u2029")
+# ESC, DEL, C1 controls, bidi embeddings, overrides and isolates, private use, unassigned
+# code points), generated from ``corpus.normalize`` for the corpus's language
+# (:func:`unprintable_pattern`) so that both stages agree on what is text, plus the
+# whitespace controls and line separators (tab, line feed, vertical tab, form feed,
+# carriage return, U+2028, U+2029), which normalisation turns into spaces and a text kept
+# as read must not bring into a release either. \xHH escapes and literal characters:
+# Python re and RE2 alike. The invisible characters normalisation drops (soft hyphen,
+# zero-width ...) and the directional marks (LRM, RLM, ALM) are not in it: no fault to
+# extract, they stay in a text kept as read (a published release rebuilt as read keeps its
+# one soft hyphen), so validate accepts what extract kept; a language's own format
+# characters (Persian ZWNJ) are text.
+WHITESPACE_CONTROLS = "\t\n\v\f\r\u2028\u2029"
+
+
+def unprintable_pattern(language: str = "ru") -> str:
+    """The class of characters no sentence of a corpus in ``language`` may hold."""
+    return unprintable_class(also=WHITESPACE_CONTROLS, language=language)
+
+
+# Russian's; every profile's is the same unless it declares a format character that
+# normalisation would otherwise find unprintable
+UNPRINTABLE = unprintable_pattern()
 UNPRINTABLE_NAME = (
     "sentence: no control, line-break or non-printing character (NUL, tab, bidi override ...)"
 )
@@ -288,7 +302,9 @@ def row_checks(params: Params) -> list[Check]:
         (
             # never exempt: a published row is no exception to text being text
             UNPRINTABLE_NAME,
-            gxe.ExpectColumnValuesToNotMatchRegex(column="sentence", regex=UNPRINTABLE),
+            gxe.ExpectColumnValuesToNotMatchRegex(
+                column="sentence", regex=unprintable_pattern(params.corpus.language)
+            ),
             True,
         ),
         (

@@ -83,6 +83,7 @@ def find_duplicates(
     frame: pd.DataFrame,
     settings: NearDuplicates,
     reference: pd.DataFrame | None = None,
+    language: str = "ru",
 ) -> Duplicates:
     ref_sentences = [] if reference is None else reference["sentence"].tolist()
     ref_origins = [] if reference is None else [str(o) for o in reference["origin"].tolist()]
@@ -101,7 +102,7 @@ def find_duplicates(
     order = np.lexsort((np.arange(len(sentences)), ~in_domain))
     # Exact: the same sentence (punctuation and case count). Near: the loose key (case,
     # punctuation, ё/е also ignored), then MinHash over its shingles.
-    same = [sentence_key(sentences[i]) for i in order]
+    same = [sentence_key(sentences[i], language) for i in order]
     strict = exact_roots(same)
     keys = [loosen(key) for key in same]
     del same
@@ -186,13 +187,19 @@ class DuplicateRule(FilterRule):
 
     name = "duplicates"
 
-    def __init__(self, settings: NearDuplicates, reference: pd.DataFrame | None = None) -> None:
+    def __init__(
+        self,
+        settings: NearDuplicates,
+        reference: pd.DataFrame | None = None,
+        language: str = "ru",
+    ) -> None:
         self.settings = settings
         self.reference = reference
+        self.language = language  # corpus.language: what the same sentence means
         self.clusters = 0
 
     def judge(self, rows: pa.Table) -> Verdict:
-        found = find_duplicates(duplicate_view(rows), self.settings, self.reference)
+        found = find_duplicates(duplicate_view(rows), self.settings, self.reference, self.language)
         self.clusters = found.clusters
         if "group" in rows.column_names:
             field = rows.schema.field("group")

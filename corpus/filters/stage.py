@@ -156,11 +156,12 @@ def run_filter(
     ``reference``: parquet files whose rows rank first and are never set aside
     (``filter.reference``; for screen, the in-domain rows ``extract.out``); ``stage``
     names the run in the set-aside rows (``filter`` or ``screen``); ``language``
-    (``corpus.language``) names the tokens on the length plot's axis."""
+    (``corpus.language``) names the tokens on the length plot's axis and says when two
+    sentences are the same (``corpus.dedup.sentence_key``)."""
     thresholds = build_rules(settings)
     measured = open_parquet(source, "input", hint=MEASURE_HINT, types=input_types())
     check_needs(measured.schema_arrow.names, [*thresholds, DuplicateRule], source, stage)
-    duplicates = DuplicateRule(settings.near_duplicates, _read_reference(reference))
+    duplicates = DuplicateRule(settings.near_duplicates, _read_reference(reference), language)
     # Screening draws its candidates' lengths; the corpus's lengths are drawn after the
     # split (``split.plot``), where a test row can be counted without its domain.
     plots = (Path(settings.plot), Path(settings.plot_png)) if hasattr(settings, "plot") else ()

@@ -29,7 +29,12 @@ class LanguageProfile:
     ``script``: the ISO 15924 code of the script its words are written in (``Cyrl``,
     ``Latn``, ``Jpan``...); ``perturbation_rules``: the rules of ``generation.perturb``
     that act on it (their tests show them producing sensible candidates); ``extra``: the
-    pip extra of rucola its tokenizer needs (None: the base install has it).
+    pip extra of rucola its tokenizer needs (None: the base install has it);
+    ``format_characters``: the invisible format characters (Unicode Cf) that spell its
+    words, which ``corpus.normalize`` keeps rather than drops (Persian ``می‌خواهم`` is
+    another word without its zero-width non-joiner; Hindi ``क्‍ष`` another glyph without
+    its joiner). Read from the class, never an instance: normalisation must not load a
+    tokenizer.
     """
 
     name: ClassVar[str]
@@ -38,6 +43,7 @@ class LanguageProfile:
     script: ClassVar[str]
     perturbation_rules: ClassVar[tuple[str, ...]] = ()
     extra: ClassVar[str | None] = None
+    format_characters: ClassVar[frozenset[str]] = frozenset()
     # the modules the extra installs: checked before the first sentence, one line if absent
     extra_modules: ClassVar[tuple[str, ...]] = ()
     # what the length plots call its tokens

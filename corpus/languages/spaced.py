@@ -9,6 +9,10 @@ apostrophe inside a word keeps it whole (English ``won't``, Italian ``Quest'uomo
 one before a vowel after an elided article splits it (``l'`` ``amico``), as in the list.
 Tokens come case-folded (the list's keys are), which a count does not see.
 
+Persian, Urdu and the Indic scripts (Hindi, Bengali, Tamil) spell words with the zero-width
+non-joiner and joiner (Persian ``می‌خواهم``, the Devanagari half forms): their profiles
+declare both as ``format_characters``, which normalisation keeps (``corpus.normalize``).
+
 Lemmas are simplemma's (dictionary and rules, pure Python, offline) where it has the
 language, the word as written otherwise. Only the perturbation rules that need no
 morphology (``word_order``, ``repeat_word``) act on these languages: the others are
@@ -65,6 +69,13 @@ SPACED: dict[str, tuple[str, str, str | None]] = {
     "ur": ("Urdu", "Arab", None),
     "vi": ("Vietnamese", "Latn", None),
 }
+# ZWNJ U+200C and ZWJ U+200D: part of the spelling in these languages (a Persian prefix or
+# plural suffix written apart from its stem but not joined to it; an Indic conjunct shown
+# with a half form or a visible virama), so never dropped.
+JOINERS = frozenset("\u200c\u200d")
+FORMAT_CHARACTERS: dict[str, frozenset[str]] = dict.fromkeys(
+    ("fa", "ur", "hi", "bn", "ta"), JOINERS
+)
 
 
 class SpacedLanguage(LanguageProfile):
@@ -99,6 +110,7 @@ def _register(code: str, title: str, script: str, simplemma: str | None) -> None
         "wordfreq": code,
         "script": script,
         "simplemma": simplemma,
+        "format_characters": FORMAT_CHARACTERS.get(code, frozenset()),
         "__module__": __name__,
         "__doc__": f"{title}: wordfreq's tokens and list, "
         + (f"simplemma's {simplemma!r} lemmas." if simplemma else "no lemmatizer."),

@@ -31,6 +31,12 @@ class GenerationMethod:
         return "ru"
 
     @classmethod
+    def output_language(cls, settings: Any) -> str:
+        """The language of the candidates it writes (that of what it reads unless said):
+        their text is normalised and checked as this language's (``corpus.normalize``)."""
+        return cls.input_language(settings)
+
+    @classmethod
     def problems(cls, settings: Any, where: tuple[str | int, ...]) -> list[Problem]:
         """What the generator lacks to run, beyond what its model checks key by key."""
         return []
@@ -46,6 +52,10 @@ class ModelMethod(GenerationMethod):
 
     @classmethod
     def input_language(cls, settings: ModelGenerator) -> str:
+        return settings.tgt_lang
+
+    @classmethod
+    def output_language(cls, settings: ModelGenerator) -> str:
         return settings.tgt_lang
 
     @classmethod

@@ -38,9 +38,13 @@ class PerturbationWorker:
         self.rules = list(cfg.settings.rules or RULES)
         self.per_sentence = cfg.settings.per_sentence
         self.seed = cfg.seed
+        # the candidates are normalised as the language they are in (the one it reads)
+        self.language = Perturbation.output_language(cfg.settings)
         self.stats: dict[str, int] = {}
 
     def __call__(self, texts: list[str], seed: int) -> list[list[tuple[str, str]]]:
         # Seeded by the sentence, not the shard, so candidates do not depend on sharding.
         del seed
-        return [perturb(text, self.rules, self.per_sentence, self.seed) for text in texts]
+        return [
+            perturb(text, self.rules, self.per_sentence, self.seed, self.language) for text in texts
+        ]

@@ -334,6 +334,7 @@ def corpus(settings: AnnotateCorpus, params: Params, source: str) -> None:
         annotated=params.annotate.out,
         candidates=params.generate.merge.out,
         categories=params.corpus.categories,
+        language=params.corpus.language,
     )
     out.print(
         f"annotate corpus: {counts[IN_DOMAIN]} in-domain + {counts['out_of_domain_added']} "

@@ -83,12 +83,12 @@ def measure(
 @stage_command(
     commands, "filter", section="filter", reads="measure.out", input_help="measured rows"
 )
-def filter_(settings: Filter, source: str) -> None:
+def filter_(settings: Filter, params: Params, source: str) -> None:
     """Apply the length and word-frequency thresholds to the measured sentences."""
     from rucola.corpus.filters.stage import run_filter
     from rucola.stage import summary_line
 
-    summary = run_filter(settings, source, settings.reference)
+    summary = run_filter(settings, source, settings.reference, language=params.corpus.language)
     out.print(f"filter: {summary_line(summary)}", markup=False, soft_wrap=True)
 
 

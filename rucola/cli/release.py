@@ -192,7 +192,9 @@ def release_publish(
     check_split(Path(split))  # the changelog is a diff of it
     changelog = Path(params.release.changelog)
     pins = params.split.pin
-    entry = changelog_section(version, split, previous or (pins[0] if pins else None))
+    entry = changelog_section(
+        version, split, previous or (pins[0] if pins else None), params.corpus.language
+    )
     text = render_changelog(changelog, entry)
     plan = plan_release(params, repo_id, version, private_repo_id, text, Path.cwd())
     if dry_run:
@@ -240,6 +242,7 @@ def release_diff_command(
             "(never publish it)",
         ),
     ] = False,
+    params_file: ParamsOption = None,
 ) -> None:
     """Rows added, removed, corrected, relabelled, re-categorised and moved between two
     releases, as Markdown.
@@ -253,10 +256,13 @@ def release_diff_command(
     the one the changelog publishes: it sees both releases in public form, so a test row is
     listed only when added, removed, moved or with corrected text, and with no cause.
     `--private` adds the hidden changes, from each release folder's ../private, and every
-    cause. Each table row is one line, also when the output goes to a file or a pipe."""
+    cause. Each table row is one line, also when the output goes to a file or a pipe. A row
+    moved is matched by its text as the corpus's language (`corpus.language` of `--params`,
+    default params.yaml) keys it."""
     from rucola.release.diff import release_diff, to_markdown
 
-    result = release_diff(old, new, private=private)
+    language = read_settings(params_file).corpus.language
+    result = release_diff(old, new, private=private, language=language)
     # soft_wrap: Rich wraps at the console's width, 80 columns when stdout is no terminal,
     # which would split a Markdown table row across lines
     out.print(to_markdown(result, f"{old} -> {new}"), markup=False, soft_wrap=True, end="")
