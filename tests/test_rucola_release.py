@@ -35,6 +35,33 @@ COUNTS = {
     "out_of_domain": {"validation": 1804},
 }
 
+# v1.1's corrections and removals as they were before issue 42 taught the homoglyph and
+# artefact rules other scripts: Russian's must not change (file, id) -> corrected sentence
+CORRECTED = {
+    ("in_domain_dev.csv", 747): "Адресантка сообщила, что раньше никогда не писала в газету, "
+    "но теперь поняла, отчего человек берется за перо: писать — значит, общаться.",
+    ("in_domain_train.csv", 1133): "В ее голосе появилась горькая нотка.",
+    ("in_domain_train.csv", 3698): "Все как будто ждали, что не будет ли он ещё петь.",
+    ("in_domain_train.csv", 4769): "Но, видимо, он всё-таки доволен ответом: его следующие "
+    "слова уже и не брюзжание, а так.",
+    ("in_domain_train.csv", 5891): "Быть убитому лекарством – в наше время уже не смешно.",
+    ("in_domain_train.csv", 6550): "Ему не уехать.",
+}
+REMOVED = {
+    ("in_domain_dev.csv", 219),
+    ("in_domain_train.csv", 346),
+    ("in_domain_train.csv", 1044),
+    ("in_domain_train.csv", 2265),
+    ("in_domain_train.csv", 5072),
+    ("in_domain_train.csv", 5095),
+    ("in_domain_train.csv", 7231),
+    ("out_of_domain_dev.csv", 1309),
+    ("test.csv", 490),
+    ("test.csv", 940),
+    ("test.csv", 1160),
+    ("test.csv", 1635),
+}
+
 
 def sh(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
@@ -133,6 +160,7 @@ def test_v1_rebuilds_the_published_files_and_v1_1_keeps_every_id_and_split(proje
     assert {k for k, a in recorded.items() if a == "corrected"} == changed
     assert {k for k, a in recorded.items() if a == "removed"} == removed
     assert 0 < len(changed) <= 10 and 0 < len(removed) <= 20
+    assert {k: after[k] for k in changed} == CORRECTED and removed == REMOVED
 
     diff = sh(
         "rucola", "release", "diff", str(v1 / "rucola"), "data/release/rucola", cwd=project
