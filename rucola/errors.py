@@ -6,7 +6,16 @@ line naming the file and line (or row) and exits 1.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+
+# The params file the running command read (``--params``; else ``params.yaml``, where a
+# key would be set even when the defaults are used). Set by the command line for the
+# length of one command; read by every message about a params key, wherever the key's
+# value is checked (deep in a stage, long after the file was loaded).
+_PARAMS_FILE: ContextVar[str] = ContextVar("params_file", default="params.yaml")
 
 
 class RucolaError(Exception):
@@ -36,6 +45,35 @@ class RucolaError(Exception):
         if self.hint:
             text += f" (hint: {self.hint})"
         return text
+
+
+def params_file() -> str:
+    """The params file a message about a params key names: the one the command loaded."""
+    return _PARAMS_FILE.get()
+
+
+@contextmanager
+def reading_params(path: str | Path | None = None) -> Iterator[None]:
+    """Within the block, :func:`params_file` is ``path`` (None: unchanged until
+    :func:`set_params_file`); after it, what it was before, so one command's file never
+    leaks into the next one run in the same process (tests, ``CliRunner``)."""
+    token = _PARAMS_FILE.set(str(path) if path is not None else _PARAMS_FILE.get())
+    try:
+        yield
+    finally:
+        _PARAMS_FILE.reset(token)
+
+
+def set_params_file(path: str | Path) -> None:
+    """Name ``path`` in params messages from now on (until the enclosing
+    :func:`reading_params` block ends)."""
+    _PARAMS_FILE.set(str(path))
+
+
+def params_error(message: str, hint: str | None = None) -> RucolaError:
+    """An error about a params key: ``message`` (which names the dotted key) against the
+    params file the command loaded, not ``params.yaml`` whatever ``--params`` said."""
+    return RucolaError(message, params_file(), hint=hint)
 
 
 def check_header(names: list[str], path: str | Path, line: int = 1) -> list[str]:
