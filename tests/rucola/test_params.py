@@ -401,7 +401,7 @@ def test_a_key_checked_after_loading_names_the_file_given(run_cli, tmp_path):
 
 
 def test_params_errors_name_the_file_in_effect_and_only_while_it_is():
-    from rucola.errors import params_error, params_file, reading_params
+    from rucola.errors import params_error, params_file, reading_params, set_params_file
     from rucola.names import check_name, check_output_path
     from rucola.params import path_list
     from rucola.settings import split_ratios
@@ -420,6 +420,11 @@ def test_params_errors_name_the_file_in_effect_and_only_while_it_is():
         with reading_params(f"configs/{FILE}"), pytest.raises(RucolaError) as caught:
             check()
         assert caught.value.path == f"configs/{FILE}"
+        with reading_params(), pytest.raises(RucolaError) as caught:
+            set_params_file(FILE)  # what the command line does once it has loaded FILE
+            check()
+        assert caught.value.path == FILE
+    set_params_file(FILE)  # outside a command: nothing would forget it, so nothing changes
     assert params_file() == "params.yaml"
 
 
