@@ -128,23 +128,29 @@ def _opened(path: Path, encoding: str, key: str | None = None) -> Iterator[TextI
 
 def _summed(reader: Any, word: int, value: int, path: Path, *, headed: bool) -> dict[str, float]:
     """Word -> its frequencies summed, over every row left in ``reader`` (a ``csv.reader``;
-    blank rows skipped); a list with no row is refused, not read as every word 0 ipm."""
+    blank rows skipped); a list with no row is refused, not read as every word 0 ipm.
+
+    The checks cost one comparison a row (a line number is looked up only for a message):
+    the RNC list's 52k rows read about as fast as before there were any."""
     table: dict[str, float] = {}
     summed = 0.0  # all frequencies together: a count list is divided by this
-    line = reader.line_num
     try:
         for row in reader:
-            line = reader.line_num
-            if not row or not "".join(row).strip():
-                continue
-            key, number = _row(row, word, value, path, line)
+            try:
+                key, number = row[word].strip(), float(row[value])
+            except (IndexError, ValueError):
+                if not "".join(row).strip():  # a blank line (no cell, or blank cells)
+                    continue
+                raise _bad_row(row, word, value, path, reader.line_num) from None
+            if not 0.0 <= number < math.inf:  # false for a negative, inf and nan
+                raise _bad_number(row[value], path, reader.line_num)
+            key = frequency_key(key)
             total = table.get(key, 0.0) + number
             summed += number
-            if math.isinf(total):
-                raise RucolaError(f"the frequencies of {key!r} {_TOO_LARGE}", path, line)
-            if math.isinf(summed):
-                raise RucolaError(f"the frequencies up to here {_TOO_LARGE}", path, line)
-            table[key] = total
+            if total == math.inf or summed == math.inf:
+                what = f"of {key!r}" if total == math.inf else "up to here"
+                raise RucolaError(f"the frequencies {what} {_TOO_LARGE}", path, reader.line_num)
+            table[key] = total  # 0.0 + -0.0 is 0.0: a word listed as -0 gets 0
     except csv.Error as exc:
         raise RucolaError(f"not a readable table: {exc}", path, reader.line_num) from None
     if not table:
@@ -152,33 +158,31 @@ def _summed(reader: Any, word: int, value: int, path: Path, *, headed: bool) -> 
         raise RucolaError(
             f"no rows {where}: every word would get 0 ipm",
             path,
-            line or None,
+            reader.line_num or None,
             hint="give one row per word, or another filter.frequency.source",
         )
     return table
 
 
-def _row(row: list[str], word: int, value: int, path: Path, line: int) -> tuple[str, float]:
-    """The key and the frequency of one row: a number that is finite and not negative."""
-    try:
-        key, cell = row[word].strip(), row[value]
-        number = float(cell)
-    except (IndexError, ValueError):
-        raise RucolaError(
-            f"bad frequency row {row!r}: column {word + 1} a word, column {value + 1} a number",
-            path,
-            line,
-        ) from None
-    if not math.isfinite(number):  # inf, nan, and 1e400 (read as inf)
-        raise RucolaError(
-            f"frequency {cell.strip()!r} is not a finite number",
-            path,
-            line,
-            hint="a frequency is a number ≥ 0 below 1.8e308",
-        )
-    if number < 0:
-        raise RucolaError(f"negative frequency {cell.strip()!r}", path, line)
-    return frequency_key(key), number + 0.0  # + 0.0: -0 is 0
+def _bad_row(row: list[str], word: int, value: int, path: Path, line: int) -> RucolaError:
+    return RucolaError(
+        f"bad frequency row {row!r}: column {word + 1} a word, column {value + 1} a number",
+        path,
+        line,
+    )
+
+
+def _bad_number(cell: str, path: Path, line: int) -> RucolaError:
+    """A frequency that is a number, but negative or not finite (inf, nan, and 1e400,
+    which reads as inf)."""
+    if float(cell) < 0:
+        return RucolaError(f"negative frequency {cell.strip()!r}", path, line)
+    return RucolaError(
+        f"frequency {cell.strip()!r} is not a finite number",
+        path,
+        line,
+        hint="a frequency is a number ≥ 0 below 1.8e308",
+    )
 
 
 def _undecodable(path: Path, encoding: str, key: str | None) -> RucolaError:
