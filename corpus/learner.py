@@ -33,7 +33,7 @@ from rucola.corpus import schema
 from rucola.corpus.detokenize import detokenize
 from rucola.corpus.sources.m2 import Edit, M2Sentence, read_m2
 from rucola.corpus.sources.records import RawExample
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_error
 from rucola.settings import ExtractM2, m2_mapping_problems
 
 IGNORED = "ignored"  # the class of an edit that does not bear on acceptability
@@ -70,14 +70,13 @@ class EditTypes:
         self, categories: dict[str, str], ignore: Sequence[str], error_types: Sequence[str]
     ):
         if not error_types:  # the mapping tells grammatical edits by their category
-            raise RucolaError(
+            raise params_error(
                 "an M2 learner corpus needs categories, but corpus.categories.learner is empty",
-                "params.yaml",
                 hint="list the categories of its grammatical edits in corpus.categories.learner",
             )
         problems = m2_mapping_problems(categories, ignore, error_types)
         if problems:  # a mapping given in code: params files are checked on load
-            raise RucolaError(problems[0].text, "params.yaml", hint=problems[0].hint)
+            raise params_error(problems[0].text, hint=problems[0].hint)
         canonical = {t.strip().lower(): t for t in error_types}
         self.rules: dict[str, str] = {
             pattern: canonical[category.strip().lower()] for pattern, category in categories.items()

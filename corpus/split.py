@@ -59,7 +59,7 @@ from rucola.corpus.pin import (
     new_rows,
     placed_by_policy,
 )
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_error
 from rucola.io import stable_hash, table_from_frame
 from rucola.settings import Split
 from rucola.stage import StageRun, read_frame
@@ -78,7 +78,7 @@ def _ratios(settings: Split, domain: str) -> list[float]:
     """The domain's train / validation / test ratios (the schema checked that they add
     up to 1), as floats so the report reads the same whatever the params file wrote."""
     if domain not in schema.DOMAINS:
-        raise RucolaError(f"split.ratios has no entry for domain '{domain}'", "params.yaml")
+        raise params_error(f"split.ratios has no entry for domain '{domain}'")
     return [float(r) for r in settings.ratios.of(domain)]
 
 
@@ -313,10 +313,9 @@ def _place_new_rows(
             split[mask] = assign_splits(frame[mask], ratios, seed)
             continue
         if ratios[schema.SPLIT_INDEX[policy]] == 0:
-            raise RucolaError(
+            raise params_error(
                 f"split.new_rows is {policy}, but split.ratios.{domain} gives {policy} no "
                 f"rows: {int(mask.sum())} new {domain} row(s) cannot go there",
-                "params.yaml",
                 hint="set split.new_rows: stratified, or a split that domain has",
             )
         split[mask] = policy

@@ -31,7 +31,7 @@ import pandas as pd
 
 from rucola.corpus import schema
 from rucola.curation.queue import findings_frame
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_error
 from rucola.settings import LabelErrors
 
 MAX_ITER = 5000  # lbfgs converges in a few hundred on RuCoLA; more never changes the result
@@ -176,9 +176,8 @@ def likely_label_errors(rows: pd.DataFrame, settings: LabelErrors) -> tuple[pd.D
     features = None
     if settings.features == "embeddings":
         if not settings.model:
-            raise RucolaError(
+            raise params_error(
                 "audit.likely_label_error.model: features: embeddings needs a local model folder",
-                None,
                 hint="set audit.likely_label_error.model: [path/to/model]",
             )
         scored = np.concatenate([positions for _, positions in domains])

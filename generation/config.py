@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_file
 from rucola.settings import Generate, GeneratorBase, generator_problems
 
 
@@ -39,10 +39,11 @@ class GeneratorConfig:
 
 
 def generator_config(
-    generate: Generate, name: str, params_path: str | Path = "params.yaml"
+    generate: Generate, name: str, params_path: str | Path | None = None
 ) -> GeneratorConfig:
-    """The generator ``name`` of ``generate``; errors name the generator and the key."""
-    path = Path(params_path)
+    """The generator ``name`` of ``generate``; errors name the generator, the key and
+    ``params_path`` (None: the params file the command loaded)."""
+    path = Path(params_path if params_path is not None else params_file())
     generator = generate.generators.get(name)
     if generator is None:
         known = ", ".join(sorted(generate.generators)) or "none"

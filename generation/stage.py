@@ -214,12 +214,13 @@ def _deduplicate(table: pa.Table) -> tuple[pa.Table, int]:
 def generate(
     name: str,
     settings: Generate,
-    params_path: str | Path = "params.yaml",
+    params_path: str | Path | None = None,
     progress: bool = False,
     stop_after: int | None = None,
 ) -> dict[str, Any]:
     """Run generator ``name`` of ``settings``; return its report. ``stop_after`` shards
-    simulates a kill; ``params_path`` is the file an unknown generator's error names.
+    simulates a kill; ``params_path`` is the file an unknown generator's error names
+    (None: the one the command loaded).
 
     The candidates file, the report and the set-aside source sentences (in
     ``generate.rejected_dir``) appear together, after every shard is done; the shards are removed

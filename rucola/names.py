@@ -23,7 +23,7 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_file
 
 NAME_RULE = (
     "letters, digits, '_', '-' and '.', at most 100 characters, not starting with '.' "
@@ -40,10 +40,12 @@ def is_name(value: object) -> bool:
     return isinstance(value, str) and _NAME.fullmatch(value) is not None
 
 
-def check_name(value: object, key: str, path: str | Path | None = "params.yaml") -> str:
-    """``value`` if it is a plain name (see ``NAME_RULE``); else exit 1 naming ``key``."""
+def check_name(value: object, key: str, path: str | Path | None = None) -> str:
+    """``value`` if it is a plain name (see ``NAME_RULE``); else exit 1 naming ``key`` and
+    ``path`` (None: the params file the command loaded)."""
     if not is_name(value):
-        raise RucolaError(f"{key}: {value!r} is not a valid name ({NAME_RULE})", path)
+        where = path if path is not None else params_file()
+        raise RucolaError(f"{key}: {value!r} is not a valid name ({NAME_RULE})", where)
     return str(value)
 
 
@@ -89,12 +91,14 @@ def inside_repository(path: str | Path, where: str = "") -> str:
     )
 
 
-def check_output_path(value: object, key: str, params_path: str | Path = "params.yaml") -> str:
-    """A path a command writes (or replaces), from params key ``key``.
+def check_output_path(value: object, key: str, params_path: str | Path | None = None) -> str:
+    """A path a command writes (or replaces), from params key ``key`` of ``params_path``
+    (None: the params file the command loaded).
 
     Relative: normalised and, resolved through symlinks, inside the repository. Absolute:
     the user's explicit choice, kept. Never under ``.git`` or ``.dvc``, never the
     repository itself."""
+    params_path = params_path if params_path is not None else params_file()
     if not isinstance(value, str) or not value.strip():
         raise RucolaError(f"{key} must be a path, got {value!r}", params_path)
     if "\x00" in value:

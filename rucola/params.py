@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_error
 from rucola.names import check_name, check_output_path
 from rucola.settings import (
     DEFAULT_MARKS,
@@ -74,14 +74,14 @@ def path_list(value: object, key: str) -> list[str]:
         return [str(value)]
     if isinstance(value, list | tuple) and all(isinstance(v, str | Path) for v in value):
         return [str(v) for v in value if v]
-    raise RucolaError(f"{key} must be a path or a list of paths, not {value!r}", PARAMS_FILE)
+    raise params_error(f"{key} must be a path or a list of paths, not {value!r}")
 
 
 def optional_path(value: object, key: str, what: str = "file") -> str | None:
     """:func:`path_list` for a key that names at most one input."""
     paths = path_list(value, key)
     if len(paths) > 1:
-        raise RucolaError(f"{key} names {len(paths)} files; give at most one {what}", PARAMS_FILE)
+        raise params_error(f"{key} names {len(paths)} files; give at most one {what}")
     return paths[0] if paths else None
 
 

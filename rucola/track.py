@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, params_error
 from rucola.io import file_sha256, write_json
 from rucola.names import check_name, child, inside_repository
 from rucola.ownership import in_scratch, is_owned_file, remove, remove_empty_folder
@@ -258,9 +258,8 @@ def track_generator(params: Params, name: str) -> Path:
     the sources one generator reads (nothing when it is disabled)."""
     generators = params.generate.generators
     if name not in generators:
-        raise RucolaError(
+        raise params_error(
             f"no generator '{name}' in generate.generators",
-            "params.yaml",
             hint=f"defined: {', '.join(sorted(generators)) or 'none'}",
         )
     generator = generators[name]
@@ -269,9 +268,8 @@ def track_generator(params: Params, name: str) -> Path:
     sources: dict[str, Any] = {}
     for source_id in generator.sources if enabled else []:
         if source_id not in known:
-            raise RucolaError(
+            raise params_error(
                 f"generator '{name}': no source '{source_id}' in generate.sources",
-                "params.yaml",
                 hint=f"defined: {', '.join(sorted(known)) or 'none'}",
             )
         file = _target(SOURCES, str(source_id))

@@ -35,7 +35,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from rucola.errors import RucolaError
+from rucola.errors import RucolaError, reading_params, set_params_file
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -109,27 +109,29 @@ def os_error_line(exc: OSError) -> str:
 def error_boundary() -> Iterator[None]:
     """The one place a command's errors become a line on stderr and exit 1 (see the module
     docstring); with ``--debug`` the exception and its traceback go through instead."""
-    try:
-        yield  # usage errors (exit 2) and typer.Exit are none of these: they pass on
-    except RucolaError as exc:
-        if state["debug"]:
-            raise
-        _fail(exc.format())
-    except MemoryError:
-        if state["debug"]:
-            raise
-        _fail(f"out of memory (hint: lower a size in params, such as {MEMORY_KEYS})")
-    except BrokenExecutor:  # a worker process killed (the OOM killer), not one that raised
-        if state["debug"]:
-            raise
-        _fail(
-            "a worker process was killed before it finished (often: the machine ran out of "
-            f"memory) (hint: lower filter.workers, or a size such as {MEMORY_KEYS})"
-        )
-    except OSError as exc:
-        if state["debug"] or exc.errno == errno.EPIPE:  # a closed pipe: click's to handle
-            raise
-        _fail(os_error_line(exc))
+    # the params file a command loads is named by its messages until it ends, then forgotten
+    with reading_params():
+        try:
+            yield  # usage errors (exit 2) and typer.Exit are none of these: they pass on
+        except RucolaError as exc:
+            if state["debug"]:
+                raise
+            _fail(exc.format())
+        except MemoryError:
+            if state["debug"]:
+                raise
+            _fail(f"out of memory (hint: lower a size in params, such as {MEMORY_KEYS})")
+        except BrokenExecutor:  # a worker process killed (the OOM killer), not one that raised
+            if state["debug"]:
+                raise
+            _fail(
+                "a worker process was killed before it finished (often: the machine ran out of "
+                f"memory) (hint: lower filter.workers, or a size such as {MEMORY_KEYS})"
+            )
+        except OSError as exc:
+            if state["debug"] or exc.errno == errno.EPIPE:  # a closed pipe: click's to handle
+                raise
+            _fail(os_error_line(exc))
 
 
 class PlainHelp:
@@ -206,7 +208,10 @@ def read_settings(params_file: Path | None) -> Params:
     ``--help`` needs none of it."""
     from rucola.params import load_settings
 
-    return load_settings(params_file)
+    settings = load_settings(params_file)
+    # every message about a params key from now on names this file (rucola.errors)
+    set_params_file(params_name(params_file))
+    return settings
 
 
 def params_name(params_file: Path | None) -> Path:

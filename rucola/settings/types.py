@@ -23,7 +23,7 @@ from pydantic import (
     create_model,
 )
 
-from rucola.errors import RucolaError
+from rucola.errors import params_error
 from rucola.registry import BACKENDS, GENERATION_METHODS, LANGUAGES, SOURCE_READERS
 
 # Allowed values: the stages read them from here (``typing.get_args``), never keep a copy.
@@ -157,7 +157,7 @@ def split_ratios(value: object, key: str = "split.ratios") -> list[float]:
     """``value`` as three floats (train, validation, test), or exit 1 naming ``key``."""
     problem = ratios_problem(value)
     if problem:
-        raise RucolaError(f"{key} {problem}", "params.yaml")
+        raise params_error(f"{key} {problem}")
     return [float(v) for v in value]  # type: ignore[union-attr]
 
 

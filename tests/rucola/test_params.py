@@ -387,3 +387,65 @@ def test_split_ratios_are_checked_by_the_schema():
     with pytest.raises(RucolaError, match="add up to 1"):
         split_ratios([0.8, 0.1, 0.2])
     assert split_ratios([0, 0.5, 0.5]) == [0.0, 0.5, 0.5]
+
+
+# A key whose value is checked long after loading (a stage's own check) was reported
+# against params.yaml whatever --params named: every such message names the file loaded.
+def test_a_key_checked_after_loading_names_the_file_given(run_cli, tmp_path):
+    (tmp_path / FILE).write_text("corpus:\n  language: it\n", encoding="utf-8")
+    code, stdout, stderr = run_cli("track-generator", "nope", "--params", FILE, cwd=tmp_path)
+    assert_one_line(code, stdout + stderr, FILE, "no generator 'nope' in generate.generators")
+    # the next command, without --params, names params.yaml again: nothing carries over
+    code, stdout, stderr = run_cli("track-generator", "nope", cwd=tmp_path)
+    assert_one_line(code, stdout + stderr, "params.yaml", "no generator 'nope'")
+
+
+def test_params_errors_name_the_file_in_effect_and_only_while_it_is():
+    from rucola.errors import params_error, params_file, reading_params, set_params_file
+    from rucola.names import check_name, check_output_path
+    from rucola.params import path_list
+    from rucola.settings import split_ratios
+
+    checks = [
+        lambda: split_ratios([0.8, 0.1, 0.2]),
+        lambda: path_list(3, "split.pin"),
+        lambda: check_name("a b", "generate.generators['a b']"),
+        lambda: check_output_path("", "split.out"),
+        lambda: (_ for _ in ()).throw(params_error("split.seed: no")),
+    ]
+    for check in checks:
+        with pytest.raises(RucolaError) as caught:
+            check()
+        assert caught.value.path == "params.yaml"
+        with reading_params(f"configs/{FILE}"), pytest.raises(RucolaError) as caught:
+            check()
+        assert caught.value.path == f"configs/{FILE}"
+        with reading_params(), pytest.raises(RucolaError) as caught:
+            set_params_file(FILE)  # what the command line does once it has loaded FILE
+            check()
+        assert caught.value.path == FILE
+    set_params_file(FILE)  # outside a command: nothing would forget it, so nothing changes
+    assert params_file() == "params.yaml"
+
+
+def test_no_stage_names_params_yaml_itself():
+    """A message about a params key takes its file from ``rucola.errors.params_file`` (the
+    one the command loaded): no ``RucolaError("...", "params.yaml")`` and no function
+    whose default params file is ``"params.yaml"`` outside ``rucola.dev`` (which writes
+    that very file)."""
+    import ast
+
+    found = []
+    folders = ["annotation", "corpus", "curation", "generation", "release", "rucola", "validation"]
+    for path in sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py")):
+        if "dev" in path.relative_to(ROOT).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            values: list[ast.expr] = []
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RucolaError":
+                values = [*node.args, *(k.value for k in node.keywords)]
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                values = [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]
+            if any(isinstance(v, ast.Constant) and v.value == "params.yaml" for v in values):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"'params.yaml' named as the file of a params error: {', '.join(found)}"
