@@ -37,8 +37,9 @@ distinct. A legitimate word must never be rewritten, so four rules, one per kind
    language wordfreq has no list for repairs no whole word.
 4. **Beside digits or a math symbol** (the nearest character past any spaces is a digit or
    of Unicode category Sm: ``=``, ``+``, ``×``, ``<``, ``−``...) a word of look-alikes only
-   is never repaired: ``3x4 метра``, ``Уравнение y = ax`` are formulas. A hyphen is not a
-   math symbol (Russian ``90-x`` is ``90-х``).
+   is never repaired, nor is it anywhere else in the text: ``3x4 метра``, ``Уравнение y =
+   ax`` are formulas, and the ``y`` of ``x + y = 5, при любом y`` a variable. A hyphen is
+   not a math symbol (Russian ``90-x`` is ``90-х``).
 
 Rules 2 and 3 act only in a sentence of the corpus's script: more than twice as many of
 its letters as of the other's, and no real foreign word (one of the other script's letters
@@ -229,6 +230,12 @@ def fix_homoglyphs(text: str, language: str = "ru") -> tuple[str, list[tuple[str
         for w in words
     )
     standalone = not real_foreign and own_total > 2 * other_total
+    # a word that stands beside a digit or math symbol once is a variable everywhere
+    formula = {
+        m.group(0)
+        for m in _WORD.finditer(text)
+        if script not in map(_script, m.group(0)) and _beside_math(text, m.start(), m.end())
+    }
 
     def repair(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -249,7 +256,7 @@ def fix_homoglyphs(text: str, language: str = "ru") -> tuple[str, list[tuple[str
         elif held == {other} and standalone:  # a word of look-alikes only: rules 2 to 4
             fixed = _toward(word, script)
             letters = len(word.replace("-", ""))
-            if fixed is None or _beside_math(text, match.start(), match.end()):
+            if fixed is None or word in formula:
                 fixed = None
             elif letters == 1:
                 fixed = fixed if word.islower() or match.start() == 0 else None
