@@ -186,7 +186,7 @@ def _zipf(word: str, lang: str) -> float:
 def _a_word_of(fixed: str, word: str, script: str, language: str) -> bool:
     """Rule 3's measure: ``fixed`` is a word of ``language`` (written in ``script``) and
     ``word``, as written, is not a word of the other script's likeliest language."""
-    lang = LANGUAGES[language].wordfreq
+    lang = _profile(language)[1]
     if lang is None:
         return False
     ours = _zipf(fixed, lang)
@@ -204,10 +204,18 @@ def _beside_math(text: str, start: int, end: int) -> bool:
     return any(ch.isdigit() or unicodedata.category(ch) == "Sm" for ch in before + after)
 
 
+@cache
+def _profile(language: str) -> tuple[str, str | None]:
+    """The script and wordfreq code of ``language``'s profile (an unknown code: one line),
+    looked up once: the fast path runs on every row."""
+    found = LANGUAGES[language]
+    return found.script, found.wordfreq
+
+
 def has_twin(text: str, language: str = "ru") -> bool:
     """Whether ``text`` holds a letter :func:`fix_homoglyphs` may replace (the fast path):
     a look-alike of the other script, its language's being Latin or Cyrillic."""
-    found = _ANY_TWIN.get(LANGUAGES[language].script)
+    found = _ANY_TWIN.get(_profile(language)[0])
     return found is not None and found.search(text) is not None
 
 
@@ -219,7 +227,7 @@ def fix_homoglyphs(text: str, language: str = "ru") -> tuple[str, list[tuple[str
     changes: list[tuple[str, str]] = []
     if not has_twin(text, language):
         return text, changes
-    script = LANGUAGES[language].script
+    script = _profile(language)[0]
     other = OTHER[script]
     scripts = [_script(ch) for ch in text]
     own_total = scripts.count(script)
