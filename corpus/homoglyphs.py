@@ -13,7 +13,7 @@ distinct. A legitimate word must never be rewritten, so four rules, one per kind
    Unambiguous letters of the other script only: a foreign word, left as written like the
    others (RuCoLA's ``Сuttonа`` ends in a Russian case ending, ``Сn``, ``РCZ``: five
    published rows that v1.1's corrections do not touch). None at all (``Сasa``, ``sаid``):
-   measured as a whole word (rule 3) toward the corpus's script.
+   repaired toward the corpus's script when rule 3's measure says so, whatever its case.
 2. **A single look-alike letter standing as a word** among words of the corpus's script
    is repaired when lower-case or opening the sentence (ItaCoLA's ``Ѐ stato``, ``а casa
    mia``, RuCoLA's ``B ee голосе``): a typing slip is far likelier than a letter quoted
