@@ -71,6 +71,7 @@ bench: $(VENV)/.full
 	$(OFFLINE) python benchmarks/run.py
 	$(OFFLINE) python benchmarks/generation.py
 	$(OFFLINE) python benchmarks/scale.py
+	$(OFFLINE) python benchmarks/homoglyphs.py
 
 # make release VERSION=X.Y.Z REPO=ORG/NAME [PRIVATE=ORG/NAME-private]
 # Validate, push the data to the DVC remote, publish (one Hub commit + tag, hidden labels

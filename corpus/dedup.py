@@ -33,7 +33,6 @@ import numpy as np
 
 from rucola.corpus.homoglyphs import fix_homoglyphs
 from rucola.corpus.normalize import normalize_text
-from rucola.registry import LANGUAGES
 
 _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
@@ -48,7 +47,7 @@ def sentence_key(text: str, language: str = "ru") -> str:
     ``language``: ``corpus.language``, whose profile says how the text is normalised and
     toward which script look-alikes are repaired, as extract does, so a text as a voter
     copied it (ItaCoLA's Cyrillic ``Ѐ``) has the key of the row extract kept (``È``)."""
-    return fix_homoglyphs(normalize_text(text, language), LANGUAGES[language].script)[0]
+    return fix_homoglyphs(normalize_text(text, language), language)[0]
 
 
 def loosen(key: str) -> str:

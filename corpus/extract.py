@@ -148,8 +148,9 @@ class Extractor:
     def __init__(self, settings: Extract, categories: Categories, language: str = "ru") -> None:
         self.settings = settings
         self.categories = categories
-        self.language = language  # its profile says which format characters are text
-        self.script = LANGUAGES[language].script  # homoglyphs are repaired toward it
+        # an unknown code is one line here, before any row; its profile says which format
+        # characters are text and toward which script homoglyphs are repaired
+        self.language = LANGUAGES[language].name
         self.marks = MarkMap.from_params(settings.marks)
         self.example_rules = example_rules(language)
         self.text_rules = [EmptyText()]
@@ -244,7 +245,7 @@ class Extractor:
         """The sentences the example gives, each with its label (or the mark's reason)."""
         example, text, mark = item.example, item.text, item.mark
         if self.settings.fix_homoglyphs:
-            text, changes = fix_homoglyphs(text, self.script)
+            text, changes = fix_homoglyphs(text, self.language)
             if changes:
                 words = [f"{before}->{after}" for before, after in changes]
                 out.homoglyph_fixes.append({"origin": example.origin, "words": words})

@@ -61,3 +61,9 @@ def test_audit_benchmark_runs(tmp_path):
     out = bench(tmp_path, "audit.py", "--sentences", "120", "--seeds", "1")
     assert "synthetic stand-in (120 sentences)" in out
     assert any(line.startswith("mean of 1 seeds: 1 - p ") for line in out.splitlines()), out
+
+
+def test_homoglyphs_benchmark_runs(tmp_path):
+    out = bench(tmp_path, "homoglyphs.py", "--rows", "200")
+    assert "homoglyphs, a look-alike word in every row: 200 rows" in out, out
+    assert "(200 past the fast path)" in out, out

@@ -394,7 +394,7 @@ def test_itacola_votes_join_their_rows_and_score_against_the_experts(
     # join, their sentences compared under Italian's key (under Russian's they would not)
     repaired = pd.read_parquet(rows)
     cyrillic = repaired["sentence"].str.contains("\u0400")
-    repaired["sentence"] = [fix_homoglyphs(t, "Latn")[0] for t in repaired["sentence"]]
+    repaired["sentence"] = [fix_homoglyphs(t, "it")[0] for t in repaired["sentence"]]
     assert cyrillic.sum() == 24 and not repaired["sentence"].str.contains("\u0400").any()
     voted = votes.loc[votes["sentence"].str.contains("\u0400"), "task"].unique()
     assert len(voted) == 2

@@ -78,8 +78,8 @@ def test_itacolas_cyrillic_capital_e_is_repaired_toward_latin(shared_data):
     sentences = _itacola(_shared(shared_data, "itacola"))
     cyrillic = [s for s in sentences if "\u0400" in s]
     assert len(cyrillic) == 24
-    repaired = [fix_homoglyphs(s, "Latn")[0] for s in cyrillic]
+    repaired = [fix_homoglyphs(s, "it")[0] for s in cyrillic]
     assert all(s.startswith("È ") and "\u0400" not in s for s in repaired)
     assert [fix_homoglyphs(s)[0] for s in cyrillic] == cyrillic  # Russian's direction: no
-    others = [s for s in sentences if fix_homoglyphs(s, "Latn")[1] and s not in cyrillic]
+    others = [s for s in sentences if fix_homoglyphs(s, "it")[1] and s not in cyrillic]
     assert others == []  # no other ItaCoLA sentence changes
