@@ -311,7 +311,9 @@ class Extract(Section):
         "reject", "one sentence with different labels: set all aside, or exit 1"
     )
     expand_alternations: bool = _key(True, "expand `(*X)` and `(X/*Y)` into one row each")
-    normalize: bool = _key(True, "NFC, invisible characters, spacing; false: text as read")
+    normalize: bool = _key(
+        True, "NFC, invisible characters, direction marks, spacing; false: text as read"
+    )
     deduplicate: bool = _key(True, "exact repeats (first kept) and label conflicts set aside")
     fix_homoglyphs: bool = _key(True, "repair look-alikes toward `corpus.language`'s script")
     artefacts: Literal["reject", "keep"] = _key(
