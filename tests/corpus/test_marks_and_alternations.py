@@ -9,6 +9,21 @@ def test_split_leading_mark():
     assert split_leading_mark("Он спал.") == ("", "Он спал.")
 
 
+def test_a_slashed_mark_is_one_mark():
+    assert split_leading_mark("*/??Lesið hafa strákarnir.") == ("*/??", "Lesið hafa strákarnir.")
+    assert split_leading_mark("?/* Er kam.") == ("?/*", "Er kam.")
+    assert split_leading_mark("*/Er kam.") == ("*", "/Er kam.")  # no mark after the slash
+
+
+def test_a_slashed_mark_takes_its_parts_verdict_unless_listed():
+    marks = MarkMap.from_params(DEFAULT_MARKS)
+    assert marks.verdict("*/??") == "unacceptable"  # both parts unacceptable
+    assert marks.verdict("?/*") == "exclude"  # the parts disagree
+    assert marks.verdict("*/@") is None and marks.verdict("*/") is None
+    listed = MarkMap.from_params({**DEFAULT_MARKS, "?/*": "unacceptable"})
+    assert listed.verdict("?/*") == "unacceptable"
+
+
 def test_default_mark_map():
     marks = MarkMap.from_params(DEFAULT_MARKS)
     assert marks.verdict("") == "acceptable"
