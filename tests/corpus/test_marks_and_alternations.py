@@ -55,6 +55,16 @@ def test_plain_parenthesis_is_text():
     assert expand("Он (как обычно) опоздал.") is None
 
 
+def test_a_slash_between_no_letters_is_text():
+    # a fraction is no alternation: expanding it rewrote the sentence into '1' and '5%'
+    assert expand("Ему дают 1/4 фунта (1/5%) хлеба.") is None
+    assert expand("Цена (10/20 рублей) растёт.") is None
+    assert [v.text for v in expand("太郎が学校(に/で)行った。")] == [
+        "太郎が学校に行った。",
+        "太郎が学校で行った。",
+    ]
+
+
 def test_two_alternations_multiply():
     variants = expand("Мы (*в) домой (пришли/*пришла).")
     assert len(variants) == 4
