@@ -242,3 +242,46 @@ def test_english_cola_sheet(run_cli, tmp_path):
     ]
     assert kept[0]["group"] == kept[1]["group"]
     assert [r["reason"] for r in rows(tmp_path / "r.parquet")] == ["excluded_mark"]
+
+
+def test_an_icelandic_sheet_keeps_its_words_and_splits_a_repeated_mark(run_cli, tmp_path):
+    """Issue 42: with the default ``artefacts: reject`` an Icelandic sheet kept 85% of its
+    rows (``þurrkaði``, ``tók``, ``Reykjavík`` read as co-indexed), and a mark in its
+    column and again in the text was kept, then refused by validate."""
+    sheet = tmp_path / "is.tsv"
+    lines = [
+        ("Hann þurrkaði diskinn.", ""),
+        ("Hún tók bókina.", ""),
+        ("Við búum í Reykjavík.", ""),
+        ("?*Lesið hafa strákarnir bækurnar.", "?*"),
+        ("Strákarnir hafa lesið bækurnar.", "*/??"),
+        ("Bækurnar hafa strákarnir lesið.", "?/*"),
+        ("*Hún tók bókin.", "?"),
+    ]
+    sheet.write_text(
+        "sentence\tmark\n" + "".join(f"{s}\t{m}\n" for s, m in lines), encoding="utf-8"
+    )
+    params = "corpus:\n  language: is\nextract:\n  require_error_type: false\n"
+    code, _, err = extract(run_cli, tmp_path, sheet, params)
+    assert code == 0, err
+    kept = {r["sentence"]: r for r in rows(tmp_path / "o.parquet")}
+    assert sorted(kept) == sorted(
+        [
+            "Hann þurrkaði diskinn.",
+            "Hún tók bókina.",
+            "Við búum í Reykjavík.",
+            "Lesið hafa strákarnir bækurnar.",
+            "Strákarnir hafa lesið bækurnar.",
+        ]
+    )
+    assert all(r["artefacts"] is None for r in kept.values())
+    assert kept["Lesið hafa strákarnir bækurnar."]["corrections"] == "repeated mark split off"
+    assert kept["Strákarnir hafa lesið bækurnar."]["label"] == 0  # */??: both unacceptable
+    set_aside = [(r["reason"], r["detail"]) for r in rows(tmp_path / "r.parquet")]
+    assert set_aside == [
+        ("excluded_mark", "?/*"),
+        ("mark_in_text", "'*' in the text, '?' its mark"),
+    ]
+    report = json.loads((tmp_path / "x.json").read_text(encoding="utf-8"))
+    assert report["artefacts"]["rows"] == 0
+    assert report["repeated_marks"] == {"rows": 1, "examples": [f"{sheet}:5"]}
