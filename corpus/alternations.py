@@ -2,7 +2,10 @@
 
 Linguists print ``Betsy buttered (*at) the toast`` for two examples: without the
 parenthesis (the example's own judgment) and with it (starred). ``(X/*Y)`` offers
-alternatives, each with an optional mark of its own. A plain parenthesis ``(X)`` is text.
+alternatives, each with an optional mark of its own. A plain parenthesis ``(X)`` is text,
+and so is one whose slash stands between no letters (a fraction, ``(1/5%)``): a
+parenthesis is an alternation exactly when the artefact rule ``unexpanded_alternation``
+(``corpus.artefacts``) says so, so extract never expands what it would not flag.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from rucola.corpus.artefacts import UNEXPANDED_ALTERNATION
 from rucola.corpus.marks import split_leading_mark
 from rucola.corpus.normalize import tidy_after_edit
 
@@ -29,7 +33,7 @@ class Variant:
 def _alternatives(content: str) -> list[tuple[str, str]] | None:
     """``'*at'`` -> [('', ''), ('*', 'at')]; ``'X/*Y'`` -> [('', 'X'), ('*', 'Y')]."""
     stripped = content.strip()
-    if "/" in stripped:
+    if "/" in stripped and UNEXPANDED_ALTERNATION.found(f"({content})"):
         options = [split_leading_mark(part) for part in stripped.split("/")]
         return [(mark, text) for mark, text in options]
     mark, text = split_leading_mark(stripped)

@@ -12,10 +12,14 @@ Reasons a row is set aside, in the order the rules of ``corpus.extract_rules`` a
 the reader's own (from M2 learner corpora ``annotators_disagree``, ``overlapping_edits``
 and ``unknown_edit_type``: ``corpus.learner`` turns a sentence's edits into minimal
 pairs; from labelled tables ``excluded_label``), ``control_character`` /
-``non_printing_character``, ``empty``, ``unknown_mark`` (with ``extract.unknown_mark:
+``non_printing_character``, ``mark_in_text`` (a judgment mark at the start of the text
+other than the row's own: mark column ``*``, text ``?Foo``; both in ``detail``; a copy of
+the row's own mark there is split off, a correction counted as ``repeated_marks``),
+``empty``, ``unknown_mark`` (with ``extract.unknown_mark:
 reject``), ``excluded_mark``, ``mark_contradicts_label`` (a published label and the mark
 beside it disagree; the mark in ``detail``), ``empty``,
-``error_type_on_acceptable``, ``artefact:<kind>`` (with ``extract.artefacts: reject``);
+``error_type_on_acceptable``, ``mark_in_text`` (an alternative whose text still starts
+with a mark), ``artefact:<kind>`` (with ``extract.artefacts: reject``);
 then, over all kept rows (``corpus.dedup.exact_duplicates``), ``duplicate`` and
 ``conflicting_labels``. A source file that yields no example at all (a header-only sheet,
 a list of comments) is an error.
@@ -40,13 +44,21 @@ from rucola.corpus.extract_rules import (
     MARK_CONTRADICTS_LABEL,
     Artefacts,
     EmptyText,
+    MarkInText,
     Text,
     Variant,
     example_rules,
     variant_rules,
 )
 from rucola.corpus.homoglyphs import fix_homoglyphs
-from rucola.corpus.marks import ACCEPTABLE, EXCLUDE, UNACCEPTABLE, MarkMap, split_leading_mark
+from rucola.corpus.marks import (
+    ACCEPTABLE,
+    EXCLUDE,
+    UNACCEPTABLE,
+    MarkMap,
+    split_leading_mark,
+    split_repeated_mark,
+)
 from rucola.corpus.normalize import normalize_text, repaired_characters
 from rucola.corpus.sources.readers import Readers, source_files
 from rucola.corpus.sources.records import RawExample
@@ -67,6 +79,7 @@ class _Collector:
     lines_read: int = 0
     variants_added: int = 0
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
+    repeated_marks: list[str] = field(default_factory=list)  # origins: mark split off twice
     normalised: list[str] = field(default_factory=list)
     repaired: Counter[str] = field(default_factory=Counter)  # characters dropped or spaced
 
@@ -153,7 +166,7 @@ class Extractor:
         self.language = LANGUAGES[language].name
         self.marks = MarkMap.from_params(settings.marks)
         self.example_rules = example_rules(language)
-        self.text_rules = [EmptyText()]
+        self.text_rules = [MarkInText(), EmptyText()]
         self.variant_rules = variant_rules(keep_artefacts=settings.artefacts == "keep")
 
     @property
@@ -226,7 +239,9 @@ class Extractor:
         )
 
     def _text(self, example: RawExample, out: _Collector, corrections: list[str]) -> Text:
-        """The example's mark and text, the text normalised (unless kept as read)."""
+        """The example's mark and text, the text normalised (unless kept as read). A copy of
+        the mark at the start of the text (``?*`` in the mark column, ``?*Lesið ...`` in the
+        text) is split off and recorded; another mark there is for ``MarkInText``."""
         if example.mark is None:
             mark, text = split_leading_mark(example.text)
         else:
@@ -239,7 +254,13 @@ class Extractor:
                 out.repaired.update(repaired_characters(text, self.language))
                 corrections.append("normalised")
             text = normalised
-        return Text(example, text, mark)
+            if example.mark is None and not mark:  # a mark behind an invisible character
+                mark, text = split_leading_mark(text)
+        text, repeats, other = split_repeated_mark(mark, text)
+        if repeats:
+            out.repeated_marks.append(example.origin)
+            corrections.append("repeated mark split off")
+        return Text(example, text, mark, other)
 
     def _variants(self, item: Text, out: _Collector, corrections: list[str]) -> list[Variant]:
         """The sentences the example gives, each with its label (or the mark's reason)."""
@@ -283,7 +304,7 @@ class Extractor:
         text = self._text(example, out, corrections)
         found = first_reason(text, self.text_rules)
         if found is not None:
-            out.reject(example, found[1].reason, mark=text.mark)
+            out.reject(example, found[1].reason, detail=found[1].detail, mark=text.mark)
             return
         group = "g" + stable_hash(example.origin)
         for variant in self._variants(text, out, corrections):
@@ -446,6 +467,11 @@ def extract(
                 "fixes": collector.homoglyph_fixes,
             },
             artefacts={"rows": len(extractor.artefacts), "found": extractor.artefacts},
+            # a mark in the mark column and again at the start of the text: split off
+            repeated_marks={
+                "rows": len(collector.repeated_marks),
+                "examples": collector.repeated_marks[:100],
+            },
             normalised={
                 "rows": len(collector.normalised),
                 "examples": collector.normalised[:100],

@@ -8,13 +8,19 @@ its variants, aside):
    whose annotators disagree ...), then a control or other non-printing character
    (``control_character`` / ``non_printing_character``, the code points in ``detail``),
    before anything reads the text;
-2. its text once the mark is split off and the text normalised (:class:`EmptyText`):
-   ``empty``;
+2. its text once the mark is split off and the text normalised: ``mark_in_text``
+   (:class:`MarkInText`: another judgment mark at the start of the text), ``empty``
+   (:class:`EmptyText`);
 3. each variant of it (an alternation gives several; :func:`variant_rules`): the mark's
    verdict (``unknown_mark`` with ``extract.unknown_mark: reject``, ``excluded_mark``,
    ``mark_contradicts_label``: a published label and its row's mark disagree),
    ``empty``, ``error_type_on_acceptable`` (a category on the row itself while no variant
-   is unacceptable), then ``artefact:<kind>`` (with ``extract.artefacts: reject``).
+   is unacceptable), ``mark_in_text`` (an alternative that starts with a mark), then
+   ``artefact:<kind>`` (with ``extract.artefacts: reject``).
+
+A kept sentence never starts with a judgment mark (``corpus.marks.leading_mark``) and holds
+the artefacts ``corpus.artefacts.detect`` finds in it, which validate reads with the same
+functions (``validation.properties``).
 
 Each rule says what the side file records of the example: the text it judged
 (``records_text``), and the detail of its :class:`~rucola.rules.Reason`.
@@ -28,6 +34,7 @@ from typing import Any
 
 from rucola.corpus import schema
 from rucola.corpus.artefacts import detect
+from rucola.corpus.marks import leading_mark
 from rucola.corpus.normalize import text_fault
 from rucola.corpus.sources.records import RawExample
 from rucola.rules import ItemRule, Reason
@@ -36,6 +43,9 @@ ERROR_TYPE_ON_ACCEPTABLE = "error_type_on_acceptable"
 # A published label and the mark beside it disagree (CoLA's one row labelled 0 without a
 # mark): which one is right is the maintainer's call, so the row is kept by neither.
 MARK_CONTRADICTS_LABEL = "mark_contradicts_label"
+# A judgment mark at the start of the text besides the row's own (mark column ``*``, text
+# ``?Foo``): which holds is the maintainer's call too.
+MARK_IN_TEXT = "mark_in_text"
 
 
 @dataclass
@@ -45,6 +55,8 @@ class Text:
     example: RawExample
     text: str
     mark: str
+    # a judgment mark at the start of ``text`` other than ``mark`` (None: none there)
+    other_mark: str | None = None
 
 
 @dataclass
@@ -102,6 +114,20 @@ def example_rules(language: str = "ru") -> list[ExampleRule]:
 EXAMPLE_RULES: list[ExampleRule] = example_rules()
 
 
+class MarkInText(ItemRule[Text]):
+    """The text starts with a judgment mark other than the row's own: the label would
+    follow one mark while the sentence shows another, and validate refuses a sentence that
+    starts with a mark; ``detail`` names both."""
+
+    name = MARK_IN_TEXT
+    records_text = False
+
+    def check(self, item: Text) -> Reason | None:
+        if item.other_mark is None:
+            return None
+        return Reason(MARK_IN_TEXT, f"'{item.other_mark}' in the text, '{item.mark}' its mark")
+
+
 class EmptyText(ItemRule[Text]):
     """Nothing left once the mark is split off and the text normalised."""
 
@@ -151,6 +177,17 @@ class ErrorTypeOnAcceptable(VariantRule):
         return None
 
 
+class LeadingMark(VariantRule):
+    """An alternative that starts with a judgment mark once its parenthesis is expanded
+    (``(*в) *Foo``): no kept sentence starts with one; ``detail`` is the mark."""
+
+    name = "leading_mark"
+
+    def check(self, item: Variant) -> Reason | None:
+        found = leading_mark(item.sentence)
+        return None if found is None else Reason(MARK_IN_TEXT, found)
+
+
 @dataclass
 class Artefacts(VariantRule):
     """Extraction artefacts: set aside as ``artefact:<first kind>`` (every kind in
@@ -177,4 +214,10 @@ class Artefacts(VariantRule):
 
 def variant_rules(keep_artefacts: bool) -> list[VariantRule]:
     """The rules every variant passes, in order (the module doc)."""
-    return [MarkVerdict(), EmptyVariant(), ErrorTypeOnAcceptable(), Artefacts(keep_artefacts)]
+    return [
+        MarkVerdict(),
+        EmptyVariant(),
+        ErrorTypeOnAcceptable(),
+        LeadingMark(),
+        Artefacts(keep_artefacts),
+    ]

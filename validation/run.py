@@ -40,6 +40,7 @@ from rucola.validation.balance import (  # noqa: E402
     placed_new,
 )
 from rucola.validation.offline_docs import make_offline  # noqa: E402
+from rucola.validation.properties import row_properties  # noqa: E402
 from rucola.validation.suite import (  # noqa: E402
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
@@ -168,6 +169,9 @@ def _read(input_path: Path, language: str = "ru") -> pd.DataFrame:
     frame["sentence_key"] = [
         sentence_key(s, language) if isinstance(s, str) else s for s in frame["sentence"]
     ]
+    # the text checks' columns, computed by extract's own rule functions
+    for column, values in row_properties(frame).items():
+        frame[column] = pd.Series(values, dtype=object)
     return frame[[*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]]
 
 

@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rucola.corpus.alternations import expand
-from rucola.corpus.artefacts import detect
+from rucola.corpus.artefacts import RULES, detect
 from rucola.corpus.homoglyphs import fix_homoglyphs
 
 
@@ -92,6 +92,62 @@ def test_artefacts_are_detected(text, kind):
 )
 def test_ordinary_text_is_no_artefact(text):
     assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hann þurrkaði diskinn.",  # Icelandic: i, j, k after a Latin letter are letters
+        "Hún tók bókina.",
+        "Við búum í Reykjavík.",
+        "Il a obéi à sa mère.",  # French
+        "Hún to\u0301k bókina.",  # an accent as a combining mark (text kept as read)
+        "Weißt du, wer kommt?",
+        "Er kam nach Österreich.",
+        'Hann sagði: "Komdu."',
+        "»Ja«, sagte er.",  # German guillemets point inward
+        'צה"ל הגיע.',  # Hebrew: a gershayim, not a quotation mark
+        "यह किताब है |",  # Hindi: a danda typed as a bar
+        "Amazon открыл склад, iPhone дорожает.",
+    ],
+)
+def test_words_of_every_script_are_no_artefact(text):
+    assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Онаi очень расстроилась.",
+        "Иван видел егоj вчера.",
+        "太郎iが花子jを批判した。",  # Japanese: the particle follows the index
+        "هوi قال إن أحمدj سيأتي.",  # Arabic
+        "Ο Γιάννηςk έφυγε.",  # Greek
+        "Она́i пришла.",  # a combining accent between the word and its index
+    ],
+)
+def test_an_index_glued_to_a_word_of_another_script_is_coindex(text):
+    assert detect(text) == ["coindex"]
+
+
+def test_every_artefact_rule_says_which_scripts_it_is_for():
+    for rule in RULES:
+        assert rule.kind and rule.scripts, rule
+        assert type(rule).__doc__ and "script" in rule.scripts
+    assert [rule.kind for rule in RULES] == [
+        "unexpanded_alternation",
+        "judgment_mark",
+        "editorial_bracket",
+        "annotator_note",
+        "coindex",
+        "unbalanced",
+    ]
+
+
+def test_a_bar_or_quote_that_is_no_script_convention_is_still_an_artefact():
+    assert detect("यह किताब|है") == ["annotator_note"]  # glued between words
+    assert detect('He said "go.') == ["unbalanced"]
+    assert detect("»Ja, sagte er.") == ["unbalanced"]
 
 
 def test_artefacts_set_aside_or_kept(run_cli, tmp_path):
@@ -186,3 +242,46 @@ def test_english_cola_sheet(run_cli, tmp_path):
     ]
     assert kept[0]["group"] == kept[1]["group"]
     assert [r["reason"] for r in rows(tmp_path / "r.parquet")] == ["excluded_mark"]
+
+
+def test_an_icelandic_sheet_keeps_its_words_and_splits_a_repeated_mark(run_cli, tmp_path):
+    """Issue 42: with the default ``artefacts: reject`` an Icelandic sheet kept 85% of its
+    rows (``þurrkaði``, ``tók``, ``Reykjavík`` read as co-indexed), and a mark in its
+    column and again in the text was kept, then refused by validate."""
+    sheet = tmp_path / "is.tsv"
+    lines = [
+        ("Hann þurrkaði diskinn.", ""),
+        ("Hún tók bókina.", ""),
+        ("Við búum í Reykjavík.", ""),
+        ("?*Lesið hafa strákarnir bækurnar.", "?*"),
+        ("Strákarnir hafa lesið bækurnar.", "*/??"),
+        ("Bækurnar hafa strákarnir lesið.", "?/*"),
+        ("*Hún tók bókin.", "?"),
+    ]
+    sheet.write_text(
+        "sentence\tmark\n" + "".join(f"{s}\t{m}\n" for s, m in lines), encoding="utf-8"
+    )
+    params = "corpus:\n  language: is\nextract:\n  require_error_type: false\n"
+    code, _, err = extract(run_cli, tmp_path, sheet, params)
+    assert code == 0, err
+    kept = {r["sentence"]: r for r in rows(tmp_path / "o.parquet")}
+    assert sorted(kept) == sorted(
+        [
+            "Hann þurrkaði diskinn.",
+            "Hún tók bókina.",
+            "Við búum í Reykjavík.",
+            "Lesið hafa strákarnir bækurnar.",
+            "Strákarnir hafa lesið bækurnar.",
+        ]
+    )
+    assert all(r["artefacts"] is None for r in kept.values())
+    assert kept["Lesið hafa strákarnir bækurnar."]["corrections"] == "repeated mark split off"
+    assert kept["Strákarnir hafa lesið bækurnar."]["label"] == 0  # */??: both unacceptable
+    set_aside = [(r["reason"], r["detail"]) for r in rows(tmp_path / "r.parquet")]
+    assert set_aside == [
+        ("excluded_mark", "?/*"),
+        ("mark_in_text", "'*' in the text, '?' its mark"),
+    ]
+    report = json.loads((tmp_path / "x.json").read_text(encoding="utf-8"))
+    assert report["artefacts"]["rows"] == 0
+    assert report["repeated_marks"] == {"rows": 1, "examples": [f"{sheet}:5"]}

@@ -6,19 +6,23 @@ import json
 import math
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from rucola.corpus.artefacts import detect
+from rucola.corpus.extract import Extractor, _Collector
+from rucola.corpus.marks import split_leading_mark
+from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_parquet
-from rucola.settings import Params
+from rucola.settings import Categories, Extract, Params
 from rucola.validation.balance import share_tolerance, size_tolerance
-from rucola.validation.run import ValidationResult, validate_split
+from rucola.validation.properties import row_properties
+from rucola.validation.run import ValidationResult, _read, validate_split
 from rucola.validation.suite import (
-    LEADING_MARK,
-    MARKED_PARENTHESIS,
     UNPRINTABLE,
     UNPRINTABLE_NAME,
     all_checks,
@@ -260,13 +264,92 @@ def test_marked_or_slashed_parenthesis_fails(tmp_path, sentence):
     assert rows[0]["sentence"] == sentence
 
 
-def test_regexes_agree_with_python_re():
-    assert re.search(LEADING_MARK, " *X")
-    assert not re.search(LEADING_MARK, "X *Y")
-    assert re.search(MARKED_PARENTHESIS, "A (*B) C")
-    assert re.search(MARKED_PARENTHESIS, "A (B/C) D")
-    assert not re.search(MARKED_PARENTHESIS, "A (почему?) B")
-    assert not re.search(MARKED_PARENTHESIS, "A (как обычно) B / C")
+# --- one definition of each row property (issue 42) ---------------------------------------
+
+# Sentences in several scripts, as read: marks in front (plain, slashed, repeated, behind an
+# invisible character, after a no-break space), parentheses marked, slashed or plain, and
+# words whose letters once looked like artefacts to one rule or another.
+TRICKY = [
+    ("*Иван пришла.", None),
+    (" ?Мальчик читает книгу.", None),
+    ("\u00a0*Мальчик читает книгу.", None),
+    ("\u200b*Иван пришла.", None),
+    ("*?Иван пришла.", None),
+    ("X *Y", None),
+    ("?*Lesið hafa strákarnir bækurnar.", "?*"),
+    ("?Lesið hafa strákarnir bækurnar.", "*"),
+    ("*/??Er hat das Buch gelesen.", None),
+    ("?/* Il a obéi.", None),
+    ("Hann þurrkaði diskinn og tók bókina í Reykjavík.", None),
+    ("Иван Грозный не убил (*не убивал) своего сына.", None),
+    ("Он пришёл (в/*на) работу.", None),
+    ("太郎が学校(に/で)行った。", None),
+    ("Er kam (wie immer) zu spät.", None),
+    ("Он спросил (почему?) и ушёл.", None),
+    ("Ему дают 1/4 фунта (1/5%) хлеба.", None),
+    ("هوi قال.", None),
+    ("(*в) *Он пришёл.", None),
+]
+
+
+def test_validates_columns_are_extracts_own_rules(tmp_path):
+    """The text checks' columns are what ``split_leading_mark`` and the artefact rule say of
+    the sentence, in every script; a parenthesis extract flagged is no longer its concern."""
+    frame = valid_frame().iloc[: len(TRICKY)].copy()
+    frame["sentence"] = [text for text, _ in TRICKY]
+    frame["artefacts"] = None
+    frame.loc[12, "artefacts"] = "unexpanded_alternation,judgment_mark"  # kept flagged
+    path = tmp_path / "split.parquet"
+    write_parquet(frame, path)
+    read = _read(path)
+    assert read["leading_mark"].tolist() == [
+        split_leading_mark(text)[0] or None for text, _ in TRICKY
+    ]
+    expected = [
+        "unexpanded_alternation"
+        if "unexpanded_alternation" in detect(text) and index != 12
+        else None
+        for index, (text, _) in enumerate(TRICKY)
+    ]
+    assert read["marked_parenthesis"].tolist() == expected
+    assert expected.count("unexpanded_alternation") == 3  # (в/*на), (に/で), (*в)
+
+
+def kept_by_extract(artefacts: str) -> list[dict]:
+    """The rows extract keeps of ``TRICKY`` (each its own sheet row, its mark column as
+    given; labelled rows are not expanded, so their parentheses stay)."""
+    settings = Extract(artefacts=artefacts, require_error_type=False, deduplicate=False)
+    extractor, collector = Extractor(settings, Categories()), _Collector()
+    for line, (text, mark) in enumerate(TRICKY, start=2):
+        row = RawExample(f"s.tsv:{line}", text, text, mark, None, "Sample")
+        extractor.add(row, collector)
+        extractor.add(replace(row, origin=f"t.tsv:{line}", label=1, expand=False), collector)
+    return collector.rows
+
+
+@pytest.mark.parametrize("artefacts", ["keep", "reject"])
+def test_no_row_extract_keeps_breaks_a_text_check(artefacts):
+    kept = kept_by_extract(artefacts)
+    assert len(kept) >= len(TRICKY)
+    frame = pd.DataFrame(kept)
+    read = pd.DataFrame(row_properties(frame))
+    assert read["leading_mark"].isna().all(), frame[read["leading_mark"].notna()]
+    assert read["marked_parenthesis"].isna().all(), frame[read["marked_parenthesis"].notna()]
+
+
+def test_validate_accepts_what_extract_kept(tmp_path):
+    """One GX run over the rows extract kept of ``TRICKY`` (artefacts kept, flagged, as the
+    CoLA and ItaCoLA presets keep them): not one text check refuses one of them."""
+    kept = list({row["sentence"]: row for row in reversed(kept_by_extract("keep"))}.values())
+    assert any(row["artefacts"] == "unexpanded_alternation" for row in kept)
+    frame = valid_frame()
+    rows = frame.index[frame["label"] == 1][: len(kept)]
+    assert len(rows) == len(kept)
+    frame["artefacts"] = None
+    frame.loc[rows, "sentence"] = [row["sentence"] for row in kept]
+    frame.loc[rows, "artefacts"] = [row["artefacts"] for row in kept]
+    result, _ = run(tmp_path, frame)
+    assert result.success, result.summary()
 
 
 # --- control and non-printing characters (issue 13: text is text) -----------------------
