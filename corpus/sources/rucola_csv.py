@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from rucola.corpus import schema
-from rucola.corpus.sources.records import RawExample
+from rucola.corpus.sources.records import RawExample, read_id
 from rucola.corpus.sources.text import read_text
 from rucola.csvfile import locate_error
 from rucola.errors import RucolaError, check_header
@@ -79,12 +79,7 @@ def _read_records(text: str, path: Path, required: tuple[str, ...]) -> Iterator[
 
 def _id(record: dict, path: Path, line: int) -> int | None:
     value = (record.get("id") or "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise RucolaError(f"id '{value}' is not an integer", path, line) from None
+    return read_id(value, path, line) if value else None
 
 
 def _label(record: dict, path: Path, line: int) -> int:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rucola.corpus.sources.records import RawExample
-from rucola.corpus.sources.tables import LABEL_NAMES
+from rucola.corpus.sources.tables import check_unread_labels
 from rucola.corpus.sources.text import read_text
 from rucola.csvfile import QUOTING_HINT
 from rucola.errors import RucolaError, check_header
@@ -60,15 +60,9 @@ def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[Ra
             1,
             hint="the header row must name a 'sentence' column",
         )
-    unused = [name for name in header if name.casefold() in LABEL_NAMES]
-    if unused:  # its labels would go to provenance, every row labelled by its mark alone
-        raise RucolaError(
-            f"column '{unused[0]}' holds labels, but a sheet reads labels from marks only",
-            path,
-            reader.line_num,
-            hint=f"read it with extract.sources[].columns: {{label: {unused[0]}}} "
-            "(and labels: if its values are not 1/0), or remove the column",
-        )
+    # a sheet reads labels from marks only: a label column is read by a layout (columns:)
+    read = {name: header.index(name) for name in _KNOWN if name in header}
+    check_unread_labels(header, read, path, reader.line_num)
     default_source = options.source or path.stem
     domain = options.domain or IN_DOMAIN
     line = reader.line_num

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rucola.corpus.sources.records import RawExample
+from rucola.corpus.sources.records import RawExample, read_id
 from rucola.corpus.sources.text import read_text
 from rucola.errors import RucolaError, check_header
 from rucola.settings import IN_DOMAIN, ExtractSource
@@ -48,8 +48,13 @@ LABEL_NAMES = frozenset(
         "judgment",
         "judgement",
         "gold_label",
+        "is_acceptable",
+        "is_grammatical",
     }
 )
+# Names that may as well hold a judgment mark (``*``, ``?``) as a label: the unread-label
+# check names any other label column first, and offers these to be read as the mark.
+MARK_LIKE_NAMES = frozenset({"judgment", "judgement"})
 ACCEPTABLE, UNACCEPTABLE, EXCLUDE = "acceptable", "unacceptable", "exclude"
 LABEL_VALUES = {ACCEPTABLE: 1, UNACCEPTABLE: 0}
 EXCLUDED_LABEL = "excluded_label"
@@ -149,18 +154,51 @@ def _positions(layout: Layout, header: list[str] | None, width: int, path: Path)
             1,
             hint="name one 'sentence', or give extract.sources[].columns.sentence",
         )
-    if header is not None and "label" not in found:
-        unused = [name for name in header if name.casefold() in LABEL_NAMES]
-        if unused:
-            raise RucolaError(
-                f"column '{unused[0]}' holds labels, but nothing reads it: every row would "
-                "be labelled by its mark alone",
-                path,
-                1,
-                hint=f"read it with extract.sources[].columns: {{label: {unused[0]}}} "
-                "(and labels: if its values are not 1/0), or remove the column",
-            )
+    if header is not None:
+        check_unread_labels(header, found, path, 1)
     return found
+
+
+def check_unread_labels(header: list[str], read: dict[str, int], path: Path, line: int) -> None:
+    """A column named as labels (:data:`LABEL_NAMES`) that no role reads is one line naming
+    it: without a label column every row would be labelled by its mark alone; beside one,
+    its labels would go to provenance unchecked. ``read``: role -> position of every column
+    read (one read as the mark or the source is read). The hint reads the table when
+    followed: a label column is offered as ``label``, one that may hold marks
+    (``Judgement``) as ``mark`` when no column is read as the mark."""
+    positions = set(read.values())
+    unread = [
+        name
+        for i, name in enumerate(header)
+        if i not in positions and name.casefold() in LABEL_NAMES
+    ]
+    if not unread:
+        return
+    # a column that may hold marks last: 'label' beside 'Judgement' is the label
+    unread.sort(key=lambda name: name.casefold() in MARK_LIKE_NAMES)
+    first, others = unread[0], unread[1:]
+    if "label" in read:
+        label = header[read["label"]]
+        raise RucolaError(
+            f"column '{first}' holds labels too, but only '{label}' is read as labels: "
+            "its labels would be kept as provenance, unchecked",
+            path,
+            line,
+            hint=f"keep one label column: remove '{first}', or rename it (e.g. "
+            f"'{first}_2') to keep it as provenance",
+        )
+    columns = [f"label: {first}"]
+    if others and "mark" not in read:
+        columns.append(f"mark: {others.pop(0)}")
+    rest = f"; remove {', '.join(repr(o) for o in others)}" if others else ""
+    raise RucolaError(
+        f"column '{first}' holds labels, but nothing reads it: every row would be labelled "
+        "by its mark alone",
+        path,
+        line,
+        hint=f"read it with extract.sources[].columns: {{{', '.join(columns)}}} (and labels: "
+        f"if its values are not 1/0){rest}, or remove the column",
+    )
 
 
 def _label(cell: str, layout: Layout, path: Path, line: int, column: str) -> str:
@@ -191,15 +229,6 @@ def _split(cell: str, layout: Layout, path: Path, line: int, column: str) -> str
             hint="map it to train, validation or test in the source's splits",
         )
     return split
-
-
-def _id(cell: str, path: Path, line: int, column: str) -> int:
-    try:
-        return int(cell.strip())
-    except ValueError:
-        raise RucolaError(
-            f"id '{cell.strip()}' in column {column} is not an integer", path, line
-        ) from None
 
 
 def read_table(
@@ -265,7 +294,7 @@ def read_table(
         )
         published_id: int | None = None
         if "id" in at:
-            published_id = _id(row[at["id"]], path, line, name("id"))
+            published_id = read_id(row[at["id"]], path, line, name("id"))
         elif split is not None:
             published_id = index
         provenance = {
