@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
@@ -60,14 +62,83 @@ if TYPE_CHECKING:
     from rucola.settings import Categories, Extract, ExtractSource
 
 
+# Rows are held in Arrow batches of this many: a row as a Python dict costs about four
+# times its Arrow form, and a million-row table must extract in under 1 GiB (issue 42).
+BATCH_ROWS = 65_536
+KEPT_SCHEMA = schema.BASE_SCHEMA.append(pa.field("_raw", pa.string()))
+
+
+class _Rows:
+    """Rows of one schema, stored column by column: the latest in Python lists, the rest in
+    Arrow record batches of :data:`BATCH_ROWS`. Iterating or indexing gives each row as a
+    dict (the rule tests read them so)."""
+
+    def __init__(self, row_schema: pa.Schema) -> None:
+        self.schema = row_schema
+        self._open: dict[str, list[Any]] = {name: [] for name in row_schema.names}
+        self._batches: list[pa.RecordBatch] = []
+        self.num_rows = 0
+
+    def append(self, row: dict[str, Any]) -> None:
+        """One row; a column it lacks is null."""
+        get = row.get
+        for name, values in self._open.items():
+            values.append(get(name))
+        self.num_rows += 1
+        if self.num_rows % BATCH_ROWS == 0:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._open[self.schema.names[0]]:
+            arrays = [
+                pa.array(v, f.type) for v, f in zip(self._open.values(), self.schema, strict=True)
+            ]
+            self._batches.append(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+            self._open = {name: [] for name in self.schema.names}
+
+    def table(self) -> pa.Table:
+        """Every row, in the order appended."""
+        self._flush()
+        return pa.Table.from_batches(self._batches, schema=self.schema)
+
+    def __len__(self) -> int:
+        return self.num_rows
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for batch in self.table().to_batches():
+            yield from batch.to_pylist()
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        return self.table().slice(index % max(self.num_rows, 1), 1).to_pylist()[0]
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, list | _Rows) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+class _Sample:
+    """How many rows something happened to, and the origins of the first ``keep``."""
+
+    def __init__(self, keep: int = 100) -> None:
+        self.keep = keep
+        self.count = 0
+        self.examples: list[str] = []
+
+    def append(self, origin: str) -> None:
+        self.count += 1
+        if len(self.examples) < self.keep:
+            self.examples.append(origin)
+
+
 @dataclass
 class _Collector:
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    rejected: list[dict[str, Any]] = field(default_factory=list)
+    rows: _Rows = field(default_factory=lambda: _Rows(KEPT_SCHEMA))
+    rejected: _Rows = field(default_factory=lambda: _Rows(schema.SET_ASIDE_SCHEMA))
     lines_read: int = 0
     variants_added: int = 0
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
-    normalised: list[str] = field(default_factory=list)
+    normalised: _Sample = field(default_factory=_Sample)  # rows whose text normalising changed
     repaired: Counter[str] = field(default_factory=Counter)  # characters dropped or spaced
 
     def reject(
@@ -126,7 +197,9 @@ class _Collector:
                 "mark": variant.mark,
                 "group": group,
                 "origin": example.origin,
-                "provenance": json.dumps(example.provenance, ensure_ascii=False, sort_keys=True),
+                "provenance": json.dumps(example.provenance, ensure_ascii=False, sort_keys=True)
+                if example.provenance
+                else "{}",  # most rows: json.dumps costs a microsecond a row
                 "artefacts": ",".join(variant.artefacts) or None,
                 "published_id": example.published_id,
                 "published_split": example.published_split,
@@ -298,51 +371,98 @@ class Extractor:
             out.keep(variant, label, group, corrections, required)
 
 
-def _deduplicate(collector: _Collector, on_conflict: str) -> list[dict[str, Any]]:
-    """Keep the first of identical rows; set aside every row of a conflicting sentence.
+# Which of identical rows is kept: a train row's, then a validation row's, then a test
+# row's, then one of no published split (README: a repeat of a train row is set aside).
+SPLIT_PREFERENCE = {"train": 0, "validation": 1, "test": 2, None: 3}
 
-    Identical means the same sentence (``corpus.dedup.sentence_key``): punctuation and case
-    count, so a question and a statement are two sentences. A published test row conflicts
-    with no label, with or without its gold: its label is hidden, and a train row set aside
-    because a test copy disagrees with it would publish that label (issue 32). It is a
-    repeat like any other, set aside after the first.
+
+def _deduplicate(rows: pa.Table, on_conflict: str) -> tuple[pa.Table, pa.Table]:
+    """The rows kept, in the order read, and the rows set aside (set-aside schema).
+
+    Of identical rows one is kept: the first of the most preferred published split
+    (:data:`SPLIT_PREFERENCE`), whatever the order of the sources; every row of a
+    conflicting sentence is set aside. Identical means the same sentence
+    (``corpus.dedup.sentence_key``): punctuation and case count, so a question and a
+    statement are two sentences. A published test row conflicts with no label, with or
+    without its gold: its label is hidden, and a train row set aside because a test copy
+    disagrees with it would publish that label (issue 32). It is a repeat like any other.
     """
-    rows = collector.rows
-    first, conflict = exact_duplicates(
-        [sentence_key(row["sentence"]) for row in rows],
-        [None if _hidden_label(row) else row["label"] for row in rows],
+    n = rows.num_rows
+    keys = [
+        pa.array([sentence_key(sentence) for sentence in batch.to_pylist()], pa.string())
+        for batch in rows.column("sentence").chunks
+    ]
+    # each key as a number (its first appearance): exact, and a million keys need no
+    # million Python strings at once
+    codes = pc.dictionary_encode(pa.chunked_array(keys, pa.string())).chunks
+    code = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in codes] or [[]])
+    splits = rows.column("published_split").to_pylist()
+    labels = rows.column("label").to_pylist()
+    hidden = [
+        label == schema.UNLABELLED or split == "test"
+        for label, split in zip(labels, splits, strict=True)
+    ]
+    order = np.argsort([SPLIT_PREFERENCE[split] for split in splits], kind="stable")
+    first, conflicting = exact_duplicates(
+        code[order].tolist(), [None if hidden[i] else labels[i] for i in order.tolist()]
     )
+    root = np.empty(n, np.int64)
+    root[order] = order[first]
+    conflict = np.empty(n, bool)
+    conflict[order] = conflicting
+    index = np.arange(n)
+    aside = np.flatnonzero(conflict | (root != index))
+    origin = rows.column("origin")
     same: dict[int, list[int]] = defaultdict(list)
-    for index, root in enumerate(first.tolist()):
-        same[root].append(index)
-    kept: list[dict[str, Any]] = []
-    for index, (row, root) in enumerate(zip(rows, first.tolist(), strict=True)):
-        if conflict[index]:
+    for i in np.flatnonzero(conflict).tolist():
+        same[int(root[i])].append(i)
+    reasons: list[str] = []
+    details: list[str] = []
+    for i in aside.tolist():
+        if conflict[i]:
+            group = same[int(root[i])]
             if on_conflict == "error":
-                origins = ", ".join(rows[j]["origin"] for j in same[root])
+                origins = ", ".join(origin[j].as_py() for j in group)
                 raise RucolaError(
-                    f"'{row['sentence']}' has conflicting labels at {origins}",
-                    *_where(rows[root]["origin"]),
+                    f"'{rows.column('sentence')[i].as_py()}' has conflicting labels at {origins}",
+                    *_where(origin[int(root[i])].as_py()),
                     hint="fix one of them, or set extract.on_conflict: reject",
                 )
-            others = ", ".join(rows[j]["origin"] for j in same[root] if j != index)
-            collector.rejected.append(_rejected(row, "conflicting_labels", others))
-        elif root != index:
-            collector.rejected.append(_rejected(row, "duplicate", rows[root]["origin"]))
+            reasons.append("conflicting_labels")
+            details.append(", ".join(origin[j].as_py() for j in group if j != i))
         else:
-            kept.append(row)
-    return kept
+            reasons.append("duplicate")
+            details.append(origin[int(root[i])].as_py())
+    kept = rows.filter(pa.array(np.isin(index, aside, invert=True)))
+    return kept, _set_aside(rows.take(pa.array(aside, pa.int64())), reasons, details)
 
 
-def _hidden_label(row: dict[str, Any]) -> bool:
-    """A label no public outcome may depend on: none at all, or a published test row's."""
-    return row["label"] == schema.UNLABELLED or row.get("published_split") == "test"
+def _set_aside(rows: pa.Table, reasons: list[str], details: list[str]) -> pa.Table:
+    """Kept rows set aside after all: the set-aside schema's columns, with their reasons."""
+    columns = {
+        "stage": pa.nulls(rows.num_rows, pa.string()),
+        "reason": pa.array(reasons, pa.string()),
+        "detail": pa.array(details, pa.string()),
+        "raw": rows.column("_raw"),
+    }
+    return pa.table(
+        [
+            columns[f.name] if f.name in columns else rows.column(f.name)
+            for f in schema.SET_ASIDE_SCHEMA
+        ],
+        schema=schema.SET_ASIDE_SCHEMA,
+    )
 
 
-def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str, Any]:
-    """A kept row set aside after all: its columns of the set-aside schema."""
-    record = {name: row.get(name) for name in schema.SET_ASIDE_SCHEMA.names}
-    return record | {"raw": row["_raw"], "reason": reason, "detail": detail}
+def _frame(rows: pa.Table) -> pd.DataFrame:
+    """The kept rows as the frame the stage writes, each column of the dtype pandas gives
+    a list of row dicts (a column of nulls only is ``object``), so the parquet file's
+    pandas metadata, and its bytes, are those of earlier builds."""
+    frame = rows.drop_columns(["_raw"]).to_pandas()
+    for f in schema.BASE_SCHEMA:
+        if pa.types.is_string(f.type) and rows.column(f.name).null_count == rows.num_rows:
+            frame[f.name] = pd.Series([None] * rows.num_rows, dtype=object)
+    return frame.astype({"label": "int64", "published_id": "Int64"})
 
 
 def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -403,14 +523,14 @@ def extract(
                         hint="a sheet needs rows under its header; in a list, '#' followed "
                         "by a space starts a comment",
                     )
+        rows, set_aside = collector.rows.table(), collector.rejected.table()
         if settings.deduplicate:
-            kept = _deduplicate(collector, settings.on_conflict)
-        else:  # a published release rebuilt as it is, repeats included
-            kept = collector.rows
-        frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
-        frame = frame.drop(columns="_raw").astype({"label": "int64", "published_id": "Int64"})
+            rows, repeats = _deduplicate(rows, settings.on_conflict)
+            set_aside = pa.concat_tables([set_aside, repeats])
+        # else: a published release rebuilt as it is, repeats included
+        frame = _frame(rows)
+        del rows
         run.count_read(collector.lines_read + collector.variants_added)
-        set_aside = pa.Table.from_pylist(collector.rejected, schema=schema.SET_ASIDE_SCHEMA)
         run.set_aside(
             set_aside,
             set_aside.column("reason").to_pylist(),
@@ -441,8 +561,8 @@ def extract(
             },
             artefacts={"rows": len(extractor.artefacts), "found": extractor.artefacts},
             normalised={
-                "rows": len(collector.normalised),
-                "examples": collector.normalised[:100],
+                "rows": collector.normalised.count,
+                "examples": collector.normalised.examples,
                 # invisible characters dropped, separators and odd spaces turned into a space
                 "characters": dict(sorted(collector.repaired.items())),
             },

@@ -14,13 +14,12 @@ blank space.
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from pathlib import Path
 
 from rucola.corpus.sources.records import RawExample
 from rucola.corpus.sources.tables import check_unread_labels
-from rucola.corpus.sources.text import read_text
+from rucola.corpus.sources.text import text_lines
 from rucola.csvfile import QUOTING_HINT
 from rucola.errors import RucolaError, check_header
 from rucola.settings import IN_DOMAIN, ExtractSource
@@ -39,9 +38,8 @@ def _visible(error: csv.Error) -> str:
 
 
 def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[RawExample]:
-    text = read_text(path, encoding)
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
+    reader = csv.reader(text_lines(path, encoding), delimiter=delimiter, quotechar='"', strict=True)
     try:
         header = next(reader)
     except StopIteration:

@@ -23,13 +23,12 @@ id for that, so a table without an id column numbers its rows by their position 
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rucola.corpus.sources.records import RawExample, read_id
-from rucola.corpus.sources.text import read_text
+from rucola.corpus.sources.text import text_lines
 from rucola.errors import RucolaError, check_header
 from rucola.settings import IN_DOMAIN, ExtractSource
 from rucola.settings.corpus import DEFAULT_LABELS, DEFAULT_SPLITS
@@ -98,10 +97,10 @@ class Layout:
         )
 
 
-def _reader(text: str, delimiter: str, quoting: bool) -> Iterator[list[str]]:
+def _reader(lines: Iterator[str], delimiter: str, quoting: bool) -> Iterator[list[str]]:
     if quoting:
-        return csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
-    return csv.reader(io.StringIO(text), delimiter=delimiter, quoting=csv.QUOTE_NONE)
+        return csv.reader(lines, delimiter=delimiter, quotechar='"', strict=True)
+    return csv.reader(lines, delimiter=delimiter, quoting=csv.QUOTE_NONE)
 
 
 def _positions(layout: Layout, header: list[str] | None, width: int, path: Path) -> dict[str, int]:
@@ -237,9 +236,8 @@ def read_table(
     """The examples of one table, each with its origin (``FILE:LINE``) and, where the layout
     has them, its label, published split and id."""
     layout = layout.merged(options)
-    text = read_text(path, encoding)
     delimiter = "," if path.suffix.lower() == ".csv" else "\t"
-    reader = _reader(text, delimiter, layout.quoting)
+    reader = _reader(text_lines(path, encoding), delimiter, layout.quoting)
     rows = _rows(reader, path)
     first = next(rows, None)
     if first is None:

@@ -50,7 +50,9 @@ def test_a_rucola_csv_id_too_large_is_one_line(tmp_path: Path, value: str):
 
 def test_the_largest_id_is_read(tmp_path: Path):
     path = tmp_path / "t.tsv"
-    path.write_text("sentence\tlabel\tid\nA cat sleeps.\t1\t9223372036854775807\n", encoding="utf-8")
+    path.write_text(
+        "sentence\tlabel\tid\nA cat sleeps.\t1\t9223372036854775807\n", encoding="utf-8"
+    )
     (row,) = _read(path, columns={"label": "label", "id": "id"})
     assert row.published_id == 2**63 - 1
 
