@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
@@ -62,21 +61,22 @@ if TYPE_CHECKING:
     from rucola.settings import Categories, Extract, ExtractSource
 
 
-# Rows are held in Arrow batches of this many: a row as a Python dict costs about four
+# Rows are held in Arrow arrays of this many: a row as a Python dict costs about four
 # times its Arrow form, and a million-row table must extract in under 1 GiB (issue 42).
-BATCH_ROWS = 65_536
+BATCH_ROWS = 16_384
 KEPT_SCHEMA = schema.BASE_SCHEMA.append(pa.field("_raw", pa.string()))
 
 
 class _Rows:
     """Rows of one schema, stored column by column: the latest in Python lists, the rest in
-    Arrow record batches of :data:`BATCH_ROWS`. Iterating or indexing gives each row as a
-    dict (the rule tests read them so)."""
+    Arrow arrays of :data:`BATCH_ROWS` each. :meth:`pop` hands a column over as one array
+    and frees its pieces, so the output is built a column at a time. Iterating or indexing
+    gives each row as a dict (the rule tests read them so)."""
 
     def __init__(self, row_schema: pa.Schema) -> None:
         self.schema = row_schema
         self._open: dict[str, list[Any]] = {name: [] for name in row_schema.names}
-        self._batches: list[pa.RecordBatch] = []
+        self._chunks: dict[str, list[pa.Array]] = {name: [] for name in row_schema.names}
         self.num_rows = 0
 
     def append(self, row: dict[str, Any]) -> None:
@@ -90,16 +90,26 @@ class _Rows:
 
     def _flush(self) -> None:
         if self._open[self.schema.names[0]]:
-            arrays = [
-                pa.array(v, f.type) for v, f in zip(self._open.values(), self.schema, strict=True)
-            ]
-            self._batches.append(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+            for f in self.schema:
+                self._chunks[f.name].append(pa.array(self._open[f.name], f.type))
             self._open = {name: [] for name in self.schema.names}
 
-    def table(self) -> pa.Table:
-        """Every row, in the order appended."""
+    def column(self, name: str) -> pa.ChunkedArray:
+        """One column, in pieces (no copy)."""
         self._flush()
-        return pa.Table.from_batches(self._batches, schema=self.schema)
+        return pa.chunked_array(self._chunks[name], self.schema.field(name).type)
+
+    def table(self) -> pa.Table:
+        """Every row, in the order appended (no copy)."""
+        return pa.table([self.column(name) for name in self.schema.names], schema=self.schema)
+
+    def pop(self, name: str, keep: np.ndarray | None = None) -> pa.Array:
+        """One column as one array, only the rows ``keep`` marks (None: all); its pieces are
+        freed. One array, whatever :data:`BATCH_ROWS` is: Parquet pages follow the pieces
+        of what it writes, and the output's bytes must not."""
+        whole = self.column(name).combine_chunks()
+        self._chunks[name] = []
+        return whole if keep is None else whole.filter(pa.array(keep))
 
     def __len__(self) -> int:
         return self.num_rows
@@ -376,8 +386,8 @@ class Extractor:
 SPLIT_PREFERENCE = {"train": 0, "validation": 1, "test": 2, None: 3}
 
 
-def _deduplicate(rows: pa.Table, on_conflict: str) -> tuple[pa.Table, pa.Table]:
-    """The rows kept, in the order read, and the rows set aside (set-aside schema).
+def _deduplicate(rows: _Rows, on_conflict: str) -> tuple[np.ndarray | None, pa.Table]:
+    """Which rows are kept (None: all), and the rows set aside (set-aside schema).
 
     Of identical rows one is kept: the first of the most preferred published split
     (:data:`SPLIT_PREFERENCE`), whatever the order of the sources; every row of a
@@ -387,32 +397,36 @@ def _deduplicate(rows: pa.Table, on_conflict: str) -> tuple[pa.Table, pa.Table]:
     without its gold: its label is hidden, and a train row set aside because a test copy
     disagrees with it would publish that label (issue 32). It is a repeat like any other.
     """
-    n = rows.num_rows
-    keys = [
-        pa.array([sentence_key(sentence) for sentence in batch.to_pylist()], pa.string())
-        for batch in rows.column("sentence").chunks
-    ]
-    # each key as a number (its first appearance): exact, and a million keys need no
-    # million Python strings at once
-    codes = pc.dictionary_encode(pa.chunked_array(keys, pa.string())).chunks
-    code = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in codes] or [[]])
-    splits = rows.column("published_split").to_pylist()
-    labels = rows.column("label").to_pylist()
-    hidden = [
-        label == schema.UNLABELLED or split == "test"
-        for label, split in zip(labels, splits, strict=True)
-    ]
-    order = np.argsort([SPLIT_PREFERENCE[split] for split in splits], kind="stable")
-    first, conflicting = exact_duplicates(
-        code[order].tolist(), [None if hidden[i] else labels[i] for i in order.tolist()]
+    n = len(rows)
+    # A number per row, the same for the same key (Python's hash of it): a million rows need
+    # no million keys at once. Only rows whose number another row shares go through the
+    # rule, on their keys: a hash collision makes a candidate, never a duplicate.
+    sentences = rows.column("sentence")
+    hashes = np.fromiter(
+        (hash(sentence_key(s)) for chunk in sentences.chunks for s in chunk.to_pylist()),
+        np.int64,
+        n,
     )
-    root = np.empty(n, np.int64)
-    root[order] = order[first]
-    conflict = np.empty(n, bool)
-    conflict[order] = conflicting
-    index = np.arange(n)
-    aside = np.flatnonzero(conflict | (root != index))
-    origin = rows.column("origin")
+    _, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
+    repeated = np.flatnonzero(counts[inverse] > 1)
+    del hashes, inverse, counts
+    table = rows.table()
+    taken = table.select(["sentence", "published_split", "label"]).take(repeated)
+    split = taken.column("published_split").to_pylist()
+    label = taken.column("label").to_pylist()
+    order = np.argsort([SPLIT_PREFERENCE[s] for s in split], kind="stable").tolist()
+    keys = [sentence_key(s) for s in taken.column("sentence").to_pylist()]
+    first, conflicting = exact_duplicates(
+        [keys[i] for i in order],
+        [None if label[i] == schema.UNLABELLED or split[i] == "test" else label[i] for i in order],
+    )
+    ordered = repeated[order]
+    root = np.arange(n)
+    root[ordered] = ordered[first]
+    conflict = np.zeros(n, bool)
+    conflict[ordered] = conflicting
+    aside = np.flatnonzero(conflict | (root != np.arange(n)))
+    origin = table.column("origin")
     same: dict[int, list[int]] = defaultdict(list)
     for i in np.flatnonzero(conflict).tolist():
         same[int(root[i])].append(i)
@@ -424,7 +438,7 @@ def _deduplicate(rows: pa.Table, on_conflict: str) -> tuple[pa.Table, pa.Table]:
             if on_conflict == "error":
                 origins = ", ".join(origin[j].as_py() for j in group)
                 raise RucolaError(
-                    f"'{rows.column('sentence')[i].as_py()}' has conflicting labels at {origins}",
+                    f"'{sentences[i].as_py()}' has conflicting labels at {origins}",
                     *_where(origin[int(root[i])].as_py()),
                     hint="fix one of them, or set extract.on_conflict: reject",
                 )
@@ -433,8 +447,12 @@ def _deduplicate(rows: pa.Table, on_conflict: str) -> tuple[pa.Table, pa.Table]:
         else:
             reasons.append("duplicate")
             details.append(origin[int(root[i])].as_py())
-    kept = rows.filter(pa.array(np.isin(index, aside, invert=True)))
-    return kept, _set_aside(rows.take(pa.array(aside, pa.int64())), reasons, details)
+    repeats = _set_aside(table.take(aside), reasons, details)
+    if not len(aside):
+        return None, repeats
+    keep = np.ones(n, bool)
+    keep[aside] = False
+    return keep, repeats
 
 
 def _set_aside(rows: pa.Table, reasons: list[str], details: list[str]) -> pa.Table:
@@ -454,14 +472,21 @@ def _set_aside(rows: pa.Table, reasons: list[str], details: list[str]) -> pa.Tab
     )
 
 
-def _frame(rows: pa.Table) -> pd.DataFrame:
-    """The kept rows as the frame the stage writes, each column of the dtype pandas gives
-    a list of row dicts (a column of nulls only is ``object``), so the parquet file's
-    pandas metadata, and its bytes, are those of earlier builds."""
-    frame = rows.drop_columns(["_raw"]).to_pandas()
+def _frame(rows: _Rows, keep: np.ndarray | None) -> pd.DataFrame:
+    """The rows ``keep`` marks (None: all) as the frame the stage writes, built a column at
+    a time, each column freed from ``rows`` as it goes. Each column has the dtype pandas
+    gives a list of row dicts (a column of nulls only is ``object``), so the Parquet
+    file's pandas metadata, and its bytes, are those of earlier builds."""
+    columns: dict[str, pd.Series] = {}
     for f in schema.BASE_SCHEMA:
-        if pa.types.is_string(f.type) and rows.column(f.name).null_count == rows.num_rows:
-            frame[f.name] = pd.Series([None] * rows.num_rows, dtype=object)
+        array = rows.pop(f.name, keep)
+        if pa.types.is_string(f.type) and array.null_count == len(array):
+            columns[f.name] = pd.Series([None] * len(array), dtype=object)
+        else:
+            columns[f.name] = array.to_pandas()
+        del array
+    rows.pop("_raw")
+    frame = pd.DataFrame(columns, columns=schema.BASE_COLUMNS)
     return frame.astype({"label": "int64", "published_id": "Int64"})
 
 
@@ -471,6 +496,7 @@ def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
     These are the columns of the RuCoLA paper's Table 2 and Figure 1.
     """
     stats: dict[str, dict[str, Any]] = {}
+    frame = frame[["detailed_source", "label", "error_type"]]  # a group copies its columns
     for source, rows in frame.groupby("detailed_source", sort=True):
         unacceptable = rows[rows["label"] == schema.UNACCEPTABLE]
         categories = unacceptable["error_type"].value_counts()
@@ -523,13 +549,17 @@ def extract(
                         hint="a sheet needs rows under its header; in a list, '#' followed "
                         "by a space starts a comment",
                     )
-        rows, set_aside = collector.rows.table(), collector.rejected.table()
+        keep, repeats = None, None
         if settings.deduplicate:
-            rows, repeats = _deduplicate(rows, settings.on_conflict)
-            set_aside = pa.concat_tables([set_aside, repeats])
+            keep, repeats = _deduplicate(collector.rows, settings.on_conflict)
         # else: a published release rebuilt as it is, repeats included
-        frame = _frame(rows)
-        del rows
+        frame = _frame(collector.rows, keep)
+        rejected = collector.rejected
+        set_aside = pa.table(
+            [rejected.pop(name) for name in rejected.schema.names], schema=rejected.schema
+        )
+        if repeats is not None:
+            set_aside = pa.concat_tables([set_aside, repeats]).combine_chunks()
         run.count_read(collector.lines_read + collector.variants_added)
         run.set_aside(
             set_aside,
