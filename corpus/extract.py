@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
@@ -52,7 +53,7 @@ from rucola.corpus.normalize import normalize_text, repaired_characters
 from rucola.corpus.sources.readers import Readers, source_files
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
-from rucola.io import stable_hash
+from rucola.io import stable_hash, table_from_frame
 from rucola.registry import LANGUAGES
 from rucola.rules import first_reason
 from rucola.stage import StageRun
@@ -65,6 +66,10 @@ if TYPE_CHECKING:
 # times its Arrow form, and a million-row table must extract in under 1 GiB (issue 42).
 BATCH_ROWS = 16_384
 KEPT_SCHEMA = schema.BASE_SCHEMA.append(pa.field("_raw", pa.string()))
+# The rows' arrays come from the system's allocator: Arrow's default (mimalloc) keeps the
+# pages that arrays being built and pieces being joined let go as the process's memory,
+# a third of extract's peak at a million rows.
+POOL = pa.system_memory_pool()
 
 
 class _Rows:
@@ -91,7 +96,7 @@ class _Rows:
     def _flush(self) -> None:
         if self._open[self.schema.names[0]]:
             for f in self.schema:
-                self._chunks[f.name].append(pa.array(self._open[f.name], f.type))
+                self._chunks[f.name].append(pa.array(self._open[f.name], f.type, memory_pool=POOL))
             self._open = {name: [] for name in self.schema.names}
 
     def column(self, name: str) -> pa.ChunkedArray:
@@ -107,9 +112,9 @@ class _Rows:
         """One column as one array, only the rows ``keep`` marks (None: all); its pieces are
         freed. One array, whatever :data:`BATCH_ROWS` is: Parquet pages follow the pieces
         of what it writes, and the output's bytes must not."""
-        whole = self.column(name).combine_chunks()
+        whole = self.column(name).combine_chunks(memory_pool=POOL)
         self._chunks[name] = []
-        return whole if keep is None else whole.filter(pa.array(keep))
+        return whole if keep is None else pc.filter(whole, pa.array(keep), memory_pool=POOL)
 
     def __len__(self) -> int:
         return self.num_rows
@@ -472,22 +477,30 @@ def _set_aside(rows: pa.Table, reasons: list[str], details: list[str]) -> pa.Tab
     )
 
 
-def _frame(rows: _Rows, keep: np.ndarray | None) -> pd.DataFrame:
-    """The rows ``keep`` marks (None: all) as the frame the stage writes, built a column at
-    a time, each column freed from ``rows`` as it goes. Each column has the dtype pandas
-    gives a list of row dicts (a column of nulls only is ``object``), so the Parquet
-    file's pandas metadata, and its bytes, are those of earlier builds."""
-    columns: dict[str, pd.Series] = {}
-    for f in schema.BASE_SCHEMA:
-        array = rows.pop(f.name, keep)
-        if pa.types.is_string(f.type) and array.null_count == len(array):
-            columns[f.name] = pd.Series([None] * len(array), dtype=object)
-        else:
-            columns[f.name] = array.to_pandas()
-        del array
+def _kept(rows: _Rows, keep: np.ndarray | None) -> tuple[pa.Table, pa.Schema]:
+    """The rows ``keep`` marks (None: all) as the table the stage writes, built a column at
+    a time, each column freed from ``rows`` as it goes, and its schema. The schema carries
+    the pandas metadata earlier builds wrote (they wrote a frame of row dicts: a column of
+    nulls only was ``object``, any other text column ``str``), so the Parquet file's bytes
+    are theirs, without a frame of a million rows."""
+    table = pa.table({f.name: rows.pop(f.name, keep) for f in schema.BASE_SCHEMA})
     rows.pop("_raw")
-    frame = pd.DataFrame(columns, columns=schema.BASE_COLUMNS)
-    return frame.astype({"label": "int64", "published_id": "Int64"})
+    dtypes = {
+        f.name: "object"
+        if pa.types.is_string(f.type) and table.column(f.name).null_count == table.num_rows
+        else "str"
+        if pa.types.is_string(f.type)
+        else "int64"
+        if f.name == "label"
+        else "Int64"
+        for f in schema.BASE_SCHEMA
+    }
+    first = {
+        name: pd.Series(table.column(name).slice(0, 1).to_pylist(), dtype=dtype)
+        for name, dtype in dtypes.items()
+    }
+    metadata = table_from_frame(pd.DataFrame(first), schema.BASE_SCHEMA).schema.metadata
+    return table, schema.BASE_SCHEMA.with_metadata(metadata)
 
 
 def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -553,7 +566,9 @@ def extract(
         if settings.deduplicate:
             keep, repeats = _deduplicate(collector.rows, settings.on_conflict)
         # else: a published release rebuilt as it is, repeats included
-        frame = _frame(collector.rows, keep)
+        table, kept_schema = _kept(collector.rows, keep)
+        # what the private report counts (per source: labels and categories)
+        frame = table.select(["detailed_source", "label", "error_type"]).to_pandas()
         rejected = collector.rejected
         set_aside = pa.table(
             [rejected.pop(name) for name in rejected.schema.names], schema=rejected.schema
@@ -578,8 +593,8 @@ def extract(
         # what the readers add (M2 learner corpora: pairs made, edits per category)
         private.update(readers.report())
         summary = run.finish(
-            frame,
-            schema.BASE_SCHEMA,
+            table,
+            kept_schema,
             private=private,
             files=files_read,
             lines_read=collector.lines_read,
