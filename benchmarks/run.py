@@ -373,8 +373,9 @@ def _base_rows() -> list[tuple[str, int, str, str]]:
     for sheet in sorted((ROOT / "data/sample/in_domain").glob("*.tsv")):
         with sheet.open(encoding="utf-8", newline="") as f:
             for r in csv.DictReader(f, delimiter="\t"):
-                if "mark" in r and r["sentence"].strip():
-                    label = 0 if r["mark"].strip() else 1
+                label = 0 if (r.get("mark") or "").strip() else 1
+                # a mark in the sentence, or a starred row without its category: not here
+                if "mark" in r and r["sentence"].strip() and (label or r["error_type"].strip()):
                     rows.append((r["sentence"], label, r["error_type"], r["source"]))
     return rows
 
