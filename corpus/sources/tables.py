@@ -251,8 +251,9 @@ def read_table(
         start_line, width = 0, len(first[1])
     at = _positions(layout, header, width, path)
 
-    def name(role: str) -> str:
-        return f"'{header[at[role]]}'" if header else str(at[role])
+    # a role's column as an error names it, and the name of each other column: once, not
+    # per row (a million-row table)
+    name = {role: f"'{header[i]}'" if header else str(i) for role, i in at.items()}
 
     def cell(row: list[str], role: str) -> str | None:
         return row[at[role]] if role in at else None
@@ -261,7 +262,9 @@ def read_table(
     domain = options.domain or layout.domain(path) or IN_DOMAIN
     fixed_split = layout.split(path)
     labelled = "label" in at
-    others = [i for i in range(width) if i not in at.values()]
+    others = [
+        (i, header[i] if header else f"column {i}") for i in range(width) if i not in at.values()
+    ]
     count = 0
     for line, row in rows:
         if len(row) != width:
@@ -279,25 +282,23 @@ def read_table(
         label: int | None = None
         set_aside = detail = None
         if labelled:
-            verdict = _label(row[at["label"]], layout, path, line, name("label"))
+            verdict = _label(row[at["label"]], layout, path, line, name["label"])
             if verdict == EXCLUDE:
                 set_aside, detail = EXCLUDED_LABEL, row[at["label"]].strip()
             else:
                 label = LABEL_VALUES[verdict]
         mark = cell(row, "mark")
         split = (
-            _split(row[at["split"]], layout, path, line, name("split"))
+            _split(row[at["split"]], layout, path, line, name["split"])
             if "split" in at
             else fixed_split
         )
         published_id: int | None = None
         if "id" in at:
-            published_id = read_id(row[at["id"]], path, line, name("id"))
+            published_id = read_id(row[at["id"]], path, line, name["id"])
         elif split is not None:
             published_id = index
-        provenance = {
-            (header[i] if header else f"column {i}"): row[i] for i in others if row[i] != ""
-        }
+        provenance = {column: row[i] for i, column in others if row[i] != ""}
         yield RawExample(
             origin=f"{path}:{line}",
             raw=delimiter.join(row),
