@@ -12,6 +12,9 @@
   split and domain, then with the sentence; needs RUCOLA_SHARED_DATA);
 - extracting minimal pairs from an M2 learner corpus: 20,000 synthetic sentences with
   three annotators, and a real corpus named by ``RUCOLA_M2_CORPUS`` (e.g. GERA's .m2 files);
+- extracting a labelled table of 1,000,000 rows (RuCoLA's sentences, each made distinct by
+  a number; the sample's without RUCOLA_SHARED_DATA) in a process of its own: rows/s and
+  its peak memory (issue 42: readers stream; ``--table-rows`` sets the size);
 - the audit's label-error ranking on the published training file with 150 labels flipped
   (``benchmarks/audit.py``; needs RUCOLA_SHARED_DATA).
 """
@@ -353,6 +356,102 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
         )
 
 
+def _base_rows() -> list[tuple[str, int, str, str]]:
+    """(sentence, label, error type, source) of real examples: the published RuCoLA
+    training file, or without RUCOLA_SHARED_DATA the sample's sheets."""
+    import csv
+
+    shared = Path(os.environ.get("RUCOLA_SHARED_DATA", ROOT.parent / "shared/data"))
+    published = (ROOT / shared / "rucola/in_domain_train.csv").resolve()
+    if published.is_file():
+        with published.open(encoding="utf-8", newline="") as f:
+            return [
+                (r["sentence"], int(r["acceptable"]), r["error_type"], r["detailed_source"])
+                for r in csv.DictReader(f)
+            ]
+    rows = []
+    for sheet in sorted((ROOT / "data/sample/in_domain").glob("*.tsv")):
+        with sheet.open(encoding="utf-8", newline="") as f:
+            for r in csv.DictReader(f, delimiter="\t"):
+                label = 0 if (r.get("mark") or "").strip() else 1
+                # a mark in the sentence, or a starred row without its category: not here
+                if "mark" in r and r["sentence"].strip() and (label or r["error_type"].strip()):
+                    rows.append((r["sentence"], label, r["error_type"], r["source"]))
+    return rows
+
+
+def labelled_table(path: Path, rows: int) -> None:
+    """A sheet of ``rows`` labelled examples with an id and a published split (8:1:1), read
+    through ``columns``: real sentences cycled, each with its row number before the final
+    punctuation so that no two are the same."""
+    import csv
+    import re
+
+    base = _base_rows()
+    end = re.compile(r"[.!?…»\"]*$")
+    splits = ["train"] * 8 + ["dev", "test"]
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, delimiter="\t", lineterminator="\n")
+        out.writerow(["id", "sentence", "label", "error_type", "source", "split"])
+        for i in range(rows):
+            sentence, label, error_type, source = base[i % len(base)]
+            tail = end.search(sentence).group()
+            numbered = f"{sentence[: len(sentence) - len(tail)]} {i}{tail}"
+            kind = error_type if label == 0 else ""
+            out.writerow([i, numbered, label, kind, source, splits[i % 10]])
+
+
+def bench_table(tmp: Path, rows: int = 1_000_000) -> None:
+    """``rucola extract`` of a labelled table of ``rows`` rows in a process of its own:
+    rows/s and its peak memory (RSS). A failed run is an error, never a figure."""
+    import json
+
+    import yaml
+
+    table = tmp / "table.tsv"
+    labelled_table(table, rows)
+    out = tmp / "table"
+    params = tmp / "table.yaml"
+    columns = {"id": "id", "label": "label", "split": "split"}
+    source = {"path": str(table), "type": "sheet", "columns": columns}
+    extract = {
+        "sources": [source],
+        "out": str(out / "kept.parquet"),
+        "rejected": str(out / "rejected.parquet"),
+        "report": str(out / "extract.json"),
+        "private_report": str(out / "private.json"),
+    }
+    params.write_text(yaml.safe_dump({"extract": extract}), encoding="utf-8")
+    rucola = str(BIN / "rucola")
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, rucola, "extract", "--params", str(params)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    figures = done.stdout.split()
+    if done.returncode != 0 or len(figures) != 3 or figures[2] != "0":
+        raise RuntimeError(f"extract of the {rows:,}-row table failed:\n{done.stderr[-3000:]}")
+    seconds, peak = float(figures[0]), float(figures[1])
+    report = json.loads((out / "extract.json").read_text(encoding="utf-8"))
+    print(
+        f"extract, labelled table ({rows:,} rows, {table.stat().st_size / 2**20:,.0f} MiB): "
+        f"{rows / seconds:,.0f} rows/s ({seconds:.1f} s, start-up included); peak RSS "
+        f"{peak:,.0f} MiB; kept {report['kept']:,}, set aside {report['set_aside']}"
+    )
+
+
+# Seconds, peak RSS (MiB) and exit status of a command run by a child of this one-liner:
+# the peak is the command's own, not this benchmark's.
+PEAK = (
+    "import resource, subprocess, sys, time; t = time.perf_counter(); "
+    "done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+    "sys.stderr.write(done.stdout + done.stderr); "
+    "print(time.perf_counter() - t, "
+    "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, done.returncode)"
+)
+
+
 def bench_audit() -> None:
     """``benchmarks/audit.py`` (it prints its own lines, or says it is skipped)."""
     sys.stdout.flush()  # its lines after the ones already printed, even through a pipe
@@ -368,6 +467,17 @@ def main() -> None:
         help="the in-process benchmarks at a tiny size, nothing else (the test suite's check "
         "that they run; no figure of it means anything)",
     )
+    parser.add_argument(
+        "--table-rows",
+        type=int,
+        default=1_000_000,
+        help="rows of the labelled table extract reads (default 1,000,000)",
+    )
+    parser.add_argument(
+        "--only-table",
+        action="store_true",
+        help="only the labelled table's extract (with --table-rows: a memory check)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     with tempfile.TemporaryDirectory() as tmp:
@@ -376,6 +486,10 @@ def main() -> None:
             bench_annotation(tmp_path, tasks=60)
             bench_human_eval(tmp_path, limit=20)
             bench_learner(tmp_path, sentences=200)
+            bench_table(tmp_path, rows=300)
+            return
+        if args.only_table:
+            bench_table(tmp_path, args.table_rows)
             return
         if not args.skip_install:
             bench_install(tmp_path)
@@ -385,6 +499,7 @@ def main() -> None:
         bench_annotation(tmp_path)
         bench_human_eval(tmp_path)
         bench_learner(tmp_path)
+        bench_table(tmp_path, args.table_rows)
         bench_audit()
 
 

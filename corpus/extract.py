@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
@@ -63,7 +65,7 @@ from rucola.corpus.normalize import normalize_text, repaired_characters
 from rucola.corpus.sources.readers import Readers, source_files
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
-from rucola.io import stable_hash
+from rucola.io import stable_hash, table_from_frame
 from rucola.registry import LANGUAGES
 from rucola.rules import first_reason
 from rucola.stage import StageRun
@@ -72,15 +74,99 @@ if TYPE_CHECKING:
     from rucola.settings import Categories, Extract, ExtractSource
 
 
+# Rows are held in Arrow arrays of this many: a row as a Python dict costs about four
+# times its Arrow form, and a million-row table must extract in under 1 GiB (issue 42).
+BATCH_ROWS = 16_384
+KEPT_SCHEMA = schema.BASE_SCHEMA.append(pa.field("_raw", pa.string()))
+# The rows' arrays come from the system's allocator: Arrow's default (mimalloc) keeps the
+# pages that arrays being built and pieces being joined let go as the process's memory,
+# a third of extract's peak at a million rows.
+POOL = pa.system_memory_pool()
+
+
+class _Rows:
+    """Rows of one schema, stored column by column: the latest in Python lists, the rest in
+    Arrow arrays of :data:`BATCH_ROWS` each. :meth:`pop` hands a column over as one array
+    and frees its pieces, so the output is built a column at a time. Iterating or indexing
+    gives each row as a dict (the rule tests read them so)."""
+
+    def __init__(self, row_schema: pa.Schema) -> None:
+        self.schema = row_schema
+        self._open: dict[str, list[Any]] = {name: [] for name in row_schema.names}
+        self._chunks: dict[str, list[pa.Array]] = {name: [] for name in row_schema.names}
+        self.num_rows = 0
+
+    def append(self, row: dict[str, Any]) -> None:
+        """One row; a column it lacks is null."""
+        get = row.get
+        for name, values in self._open.items():
+            values.append(get(name))
+        self.num_rows += 1
+        if self.num_rows % BATCH_ROWS == 0:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._open[self.schema.names[0]]:
+            for f in self.schema:
+                self._chunks[f.name].append(pa.array(self._open[f.name], f.type, memory_pool=POOL))
+            self._open = {name: [] for name in self.schema.names}
+
+    def column(self, name: str) -> pa.ChunkedArray:
+        """One column, in pieces (no copy)."""
+        self._flush()
+        return pa.chunked_array(self._chunks[name], self.schema.field(name).type)
+
+    def table(self) -> pa.Table:
+        """Every row, in the order appended (no copy)."""
+        return pa.table([self.column(name) for name in self.schema.names], schema=self.schema)
+
+    def pop(self, name: str, keep: np.ndarray | None = None) -> pa.Array:
+        """One column as one array, only the rows ``keep`` marks (None: all); its pieces are
+        freed. One array, whatever :data:`BATCH_ROWS` is: Parquet pages follow the pieces
+        of what it writes, and the output's bytes must not."""
+        whole = self.column(name).combine_chunks(memory_pool=POOL)
+        self._chunks[name] = []
+        return whole if keep is None else pc.filter(whole, pa.array(keep), memory_pool=POOL)
+
+    def __len__(self) -> int:
+        return self.num_rows
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for batch in self.table().to_batches():
+            yield from batch.to_pylist()
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        return self.table().slice(index % max(self.num_rows, 1), 1).to_pylist()[0]
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, list | _Rows) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+class _Sample:
+    """How many rows something happened to, and the origins of the first ``keep``."""
+
+    def __init__(self, keep: int = 100) -> None:
+        self.keep = keep
+        self.count = 0
+        self.examples: list[str] = []
+
+    def append(self, origin: str) -> None:
+        self.count += 1
+        if len(self.examples) < self.keep:
+            self.examples.append(origin)
+
+
 @dataclass
 class _Collector:
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    rejected: list[dict[str, Any]] = field(default_factory=list)
+    rows: _Rows = field(default_factory=lambda: _Rows(KEPT_SCHEMA))
+    rejected: _Rows = field(default_factory=lambda: _Rows(schema.SET_ASIDE_SCHEMA))
     lines_read: int = 0
     variants_added: int = 0
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
-    repeated_marks: list[str] = field(default_factory=list)  # origins: mark split off twice
-    normalised: list[str] = field(default_factory=list)
+    repeated_marks: _Sample = field(default_factory=_Sample)  # mark split off twice
+    normalised: _Sample = field(default_factory=_Sample)  # rows whose text normalising changed
     repaired: Counter[str] = field(default_factory=Counter)  # characters dropped or spaced
 
     def reject(
@@ -139,7 +225,9 @@ class _Collector:
                 "mark": variant.mark,
                 "group": group,
                 "origin": example.origin,
-                "provenance": json.dumps(example.provenance, ensure_ascii=False, sort_keys=True),
+                "provenance": json.dumps(example.provenance, ensure_ascii=False, sort_keys=True)
+                if example.provenance
+                else "{}",  # most rows: json.dumps costs a microsecond a row
                 "artefacts": ",".join(variant.artefacts) or None,
                 "published_id": example.published_id,
                 "published_split": example.published_split,
@@ -322,53 +410,123 @@ class Extractor:
             out.keep(variant, label, group, corrections, required)
 
 
-def _deduplicate(
-    collector: _Collector, on_conflict: str, language: str = "ru"
-) -> list[dict[str, Any]]:
-    """Keep the first of identical rows; set aside every row of a conflicting sentence.
+# Which of identical rows is kept: a train row's, then a validation row's, then a test
+# row's, then one of no published split (README: a repeat of a train row is set aside).
+SPLIT_PREFERENCE = {"train": 0, "validation": 1, "test": 2, None: 3}
 
-    Identical means the same sentence (``corpus.dedup.sentence_key``): punctuation and case
-    count, so a question and a statement are two sentences. A published test row conflicts
-    with no label, with or without its gold: its label is hidden, and a train row set aside
-    because a test copy disagrees with it would publish that label (issue 32). It is a
-    repeat like any other, set aside after the first.
+
+def _deduplicate(
+    rows: _Rows, on_conflict: str, language: str = "ru"
+) -> tuple[np.ndarray | None, pa.Table]:
+    """Which rows are kept (None: all), and the rows set aside (set-aside schema).
+
+    Of identical rows one is kept: the first of the most preferred published split
+    (:data:`SPLIT_PREFERENCE`), whatever the order of the sources; every row of a
+    conflicting sentence is set aside. Identical means the same sentence
+    (``corpus.dedup.sentence_key``): punctuation and case count, so a question and a
+    statement are two sentences. A published test row conflicts with no label, with or
+    without its gold: its label is hidden, and a train row set aside because a test copy
+    disagrees with it would publish that label (issue 32). It is a repeat like any other.
     """
-    rows = collector.rows
-    first, conflict = exact_duplicates(
-        [sentence_key(row["sentence"], language) for row in rows],
-        [None if _hidden_label(row) else row["label"] for row in rows],
+    n = len(rows)
+    # A number per row, the same for the same key (Python's hash of it): a million rows need
+    # no million keys at once. Only rows whose number another row shares go through the
+    # rule, on their keys: a hash collision makes a candidate, never a duplicate.
+    sentences = rows.column("sentence")
+    hashes = np.fromiter(
+        (hash(sentence_key(s, language)) for chunk in sentences.chunks for s in chunk.to_pylist()),
+        np.int64,
+        n,
     )
+    _, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
+    repeated = np.flatnonzero(counts[inverse] > 1)
+    del hashes, inverse, counts
+    table = rows.table()
+    taken = table.select(["sentence", "published_split", "label"]).take(repeated)
+    split = taken.column("published_split").to_pylist()
+    label = taken.column("label").to_pylist()
+    order = np.argsort([SPLIT_PREFERENCE[s] for s in split], kind="stable").tolist()
+    keys = [sentence_key(s, language) for s in taken.column("sentence").to_pylist()]
+    first, conflicting = exact_duplicates(
+        [keys[i] for i in order],
+        [None if label[i] == schema.UNLABELLED or split[i] == "test" else label[i] for i in order],
+    )
+    ordered = repeated[order]
+    root = np.arange(n)
+    root[ordered] = ordered[first]
+    conflict = np.zeros(n, bool)
+    conflict[ordered] = conflicting
+    aside = np.flatnonzero(conflict | (root != np.arange(n)))
+    origin = table.column("origin")
     same: dict[int, list[int]] = defaultdict(list)
-    for index, root in enumerate(first.tolist()):
-        same[root].append(index)
-    kept: list[dict[str, Any]] = []
-    for index, (row, root) in enumerate(zip(rows, first.tolist(), strict=True)):
-        if conflict[index]:
+    for i in np.flatnonzero(conflict).tolist():
+        same[int(root[i])].append(i)
+    reasons: list[str] = []
+    details: list[str] = []
+    for i in aside.tolist():
+        if conflict[i]:
+            group = same[int(root[i])]
             if on_conflict == "error":
-                origins = ", ".join(rows[j]["origin"] for j in same[root])
+                origins = ", ".join(origin[j].as_py() for j in group)
                 raise RucolaError(
-                    f"'{row['sentence']}' has conflicting labels at {origins}",
-                    *_where(rows[root]["origin"]),
+                    f"'{sentences[i].as_py()}' has conflicting labels at {origins}",
+                    *_where(origin[int(root[i])].as_py()),
                     hint="fix one of them, or set extract.on_conflict: reject",
                 )
-            others = ", ".join(rows[j]["origin"] for j in same[root] if j != index)
-            collector.rejected.append(_rejected(row, "conflicting_labels", others))
-        elif root != index:
-            collector.rejected.append(_rejected(row, "duplicate", rows[root]["origin"]))
+            reasons.append("conflicting_labels")
+            details.append(", ".join(origin[j].as_py() for j in group if j != i))
         else:
-            kept.append(row)
-    return kept
+            reasons.append("duplicate")
+            details.append(origin[int(root[i])].as_py())
+    repeats = _set_aside(table.take(aside), reasons, details)
+    if not len(aside):
+        return None, repeats
+    keep = np.ones(n, bool)
+    keep[aside] = False
+    return keep, repeats
 
 
-def _hidden_label(row: dict[str, Any]) -> bool:
-    """A label no public outcome may depend on: none at all, or a published test row's."""
-    return row["label"] == schema.UNLABELLED or row.get("published_split") == "test"
+def _set_aside(rows: pa.Table, reasons: list[str], details: list[str]) -> pa.Table:
+    """Kept rows set aside after all: the set-aside schema's columns, with their reasons."""
+    columns = {
+        "stage": pa.nulls(rows.num_rows, pa.string()),
+        "reason": pa.array(reasons, pa.string()),
+        "detail": pa.array(details, pa.string()),
+        "raw": rows.column("_raw"),
+    }
+    return pa.table(
+        [
+            columns[f.name] if f.name in columns else rows.column(f.name)
+            for f in schema.SET_ASIDE_SCHEMA
+        ],
+        schema=schema.SET_ASIDE_SCHEMA,
+    )
 
 
-def _rejected(row: dict[str, Any], reason: str, detail: str | None) -> dict[str, Any]:
-    """A kept row set aside after all: its columns of the set-aside schema."""
-    record = {name: row.get(name) for name in schema.SET_ASIDE_SCHEMA.names}
-    return record | {"raw": row["_raw"], "reason": reason, "detail": detail}
+def _kept(rows: _Rows, keep: np.ndarray | None) -> tuple[pa.Table, pa.Schema]:
+    """The rows ``keep`` marks (None: all) as the table the stage writes, built a column at
+    a time, each column freed from ``rows`` as it goes, and its schema. The schema carries
+    the pandas metadata earlier builds wrote (they wrote a frame of row dicts: a column of
+    nulls only was ``object``, any other text column ``str``), so the Parquet file's bytes
+    are theirs, without a frame of a million rows."""
+    table = pa.table({f.name: rows.pop(f.name, keep) for f in schema.BASE_SCHEMA})
+    rows.pop("_raw")
+    dtypes = {
+        f.name: "object"
+        if pa.types.is_string(f.type) and table.column(f.name).null_count == table.num_rows
+        else "str"
+        if pa.types.is_string(f.type)
+        else "int64"
+        if f.name == "label"
+        else "Int64"
+        for f in schema.BASE_SCHEMA
+    }
+    first = {
+        name: pd.Series(table.column(name).slice(0, 1).to_pylist(), dtype=dtype)
+        for name, dtype in dtypes.items()
+    }
+    metadata = table_from_frame(pd.DataFrame(first), schema.BASE_SCHEMA).schema.metadata
+    return table, schema.BASE_SCHEMA.with_metadata(metadata)
 
 
 def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -377,6 +535,7 @@ def source_statistics(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
     These are the columns of the RuCoLA paper's Table 2 and Figure 1.
     """
     stats: dict[str, dict[str, Any]] = {}
+    frame = frame[["detailed_source", "label", "error_type"]]  # a group copies its columns
     for source, rows in frame.groupby("detailed_source", sort=True):
         unacceptable = rows[rows["label"] == schema.UNACCEPTABLE]
         categories = unacceptable["error_type"].value_counts()
@@ -430,14 +589,20 @@ def extract(
                         hint="a sheet needs rows under its header; in a list, '#' followed "
                         "by a space starts a comment",
                     )
+        keep, repeats = None, None
         if settings.deduplicate:
-            kept = _deduplicate(collector, settings.on_conflict, language)
-        else:  # a published release rebuilt as it is, repeats included
-            kept = collector.rows
-        frame = pd.DataFrame(kept, columns=[*schema.BASE_COLUMNS, "_raw"])
-        frame = frame.drop(columns="_raw").astype({"label": "int64", "published_id": "Int64"})
+            keep, repeats = _deduplicate(collector.rows, settings.on_conflict, language)
+        # else: a published release rebuilt as it is, repeats included
+        table, kept_schema = _kept(collector.rows, keep)
+        # what the private report counts (per source: labels and categories)
+        frame = table.select(["detailed_source", "label", "error_type"]).to_pandas()
+        rejected = collector.rejected
+        set_aside = pa.table(
+            [rejected.pop(name) for name in rejected.schema.names], schema=rejected.schema
+        )
+        if repeats is not None:
+            set_aside = pa.concat_tables([set_aside, repeats]).combine_chunks()
         run.count_read(collector.lines_read + collector.variants_added)
-        set_aside = pa.Table.from_pylist(collector.rejected, schema=schema.SET_ASIDE_SCHEMA)
         run.set_aside(
             set_aside,
             set_aside.column("reason").to_pylist(),
@@ -455,8 +620,8 @@ def extract(
         # what the readers add (M2 learner corpora: pairs made, edits per category)
         private.update(readers.report())
         summary = run.finish(
-            frame,
-            schema.BASE_SCHEMA,
+            table,
+            kept_schema,
             private=private,
             files=files_read,
             lines_read=collector.lines_read,
@@ -469,12 +634,12 @@ def extract(
             artefacts={"rows": len(extractor.artefacts), "found": extractor.artefacts},
             # a mark in the mark column and again at the start of the text: split off
             repeated_marks={
-                "rows": len(collector.repeated_marks),
-                "examples": collector.repeated_marks[:100],
+                "rows": collector.repeated_marks.count,
+                "examples": collector.repeated_marks.examples,
             },
             normalised={
-                "rows": len(collector.normalised),
-                "examples": collector.normalised[:100],
+                "rows": collector.normalised.count,
+                "examples": collector.normalised.examples,
                 # invisible characters dropped, separators and odd spaces turned into a space
                 "characters": dict(sorted(collector.repaired.items())),
             },

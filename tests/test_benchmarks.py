@@ -55,6 +55,8 @@ def test_in_process_benchmarks_run(tmp_path):
     assert "annotate merge, Label Studio export" in out
     assert "annotate human-eval, RuCoLA's" in out or "annotate human-eval: skipped" in out
     assert "extract, M2 learner corpus" in out
+    # the labelled table, read whole by extract in a process of its own (issue 42)
+    assert "extract, labelled table (300 rows" in out and "peak RSS" in out
 
 
 def test_audit_benchmark_runs(tmp_path):

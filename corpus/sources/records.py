@@ -12,7 +12,31 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from rucola.settings import Categories, Extract, ExtractSource
 
+from rucola.errors import RucolaError
 from rucola.settings import IN_DOMAIN
+
+# A published id is stored as a 64-bit integer (``published_id``, ``int64``): one past this
+# range would end in an OverflowError when the rows are written, far from its line.
+ID_RANGE = range(-(2**63), 2**63)
+
+
+def read_id(cell: str, path: str | Path, line: int, column: str = "") -> int:
+    """A published id cell as an integer; one that is no integer, or that a 64-bit integer
+    cannot hold, is one line naming the file, the line and (``column``) its column."""
+    value = cell.strip()
+    where = f" in column {column}" if column else ""
+    try:
+        number = int(value)
+    except ValueError:
+        raise RucolaError(f"id '{value}'{where} is not an integer", path, line) from None
+    if number not in ID_RANGE:
+        raise RucolaError(
+            f"id '{value}'{where} is out of range: ids are 64-bit integers, from "
+            f"{ID_RANGE.start} to {ID_RANGE.stop - 1}",
+            path,
+            line,
+        )
+    return number
 
 
 @dataclass

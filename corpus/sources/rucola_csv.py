@@ -16,15 +16,14 @@ they are. ``sample_submission.csv`` holds no sentences and is not read.
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 
 from rucola.corpus import schema
-from rucola.corpus.sources.records import RawExample
-from rucola.corpus.sources.text import read_text
+from rucola.corpus.sources.records import RawExample, read_id
+from rucola.corpus.sources.text import read_text, text_lines
 from rucola.csvfile import locate_error
 from rucola.errors import RucolaError, check_header
 from rucola.settings import ExtractSource
@@ -48,15 +47,18 @@ def _records(path: Path, encoding: str, required: tuple[str, ...]) -> Iterator[t
     """(line of the record's start, record) for every CSV record; checks the header. A
     cell over the csv module's field limit, or quoting it cannot read, is one line naming
     the file and line (``rucola.csvfile``), never a traceback."""
-    text = read_text(path, encoding)
     try:
-        yield from _read_records(text, path, required)
+        yield from _read_records(text_lines(path, encoding), path, required)
     except csv.Error as exc:
+        # read whole only to name the line of the failure
+        text = read_text(path, encoding)
         raise locate_error(path, text) or RucolaError(f"unreadable CSV: {exc}", path) from None
 
 
-def _read_records(text: str, path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
-    reader = csv.DictReader(io.StringIO(text))
+def _read_records(
+    lines: Iterator[str], path: Path, required: tuple[str, ...]
+) -> Iterator[tuple[int, dict]]:
+    reader = csv.DictReader(lines)
     fieldnames = check_header(list(reader.fieldnames or []), path, max(reader.line_num, 1))
     reader.fieldnames = fieldnames
     missing = [c for c in required if c not in fieldnames]
@@ -79,12 +81,7 @@ def _read_records(text: str, path: Path, required: tuple[str, ...]) -> Iterator[
 
 def _id(record: dict, path: Path, line: int) -> int | None:
     value = (record.get("id") or "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise RucolaError(f"id '{value}' is not an integer", path, line) from None
+    return read_id(value, path, line) if value else None
 
 
 def _label(record: dict, path: Path, line: int) -> int:

@@ -14,13 +14,12 @@ blank space.
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from pathlib import Path
 
 from rucola.corpus.sources.records import RawExample
-from rucola.corpus.sources.tables import LABEL_NAMES
-from rucola.corpus.sources.text import read_text
+from rucola.corpus.sources.tables import check_unread_labels
+from rucola.corpus.sources.text import text_lines
 from rucola.csvfile import QUOTING_HINT
 from rucola.errors import RucolaError, check_header
 from rucola.settings import IN_DOMAIN, ExtractSource
@@ -39,9 +38,8 @@ def _visible(error: csv.Error) -> str:
 
 
 def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[RawExample]:
-    text = read_text(path, encoding)
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
+    reader = csv.reader(text_lines(path, encoding), delimiter=delimiter, quotechar='"', strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -60,15 +58,9 @@ def read_sheet(path: Path, options: ExtractSource, encoding: str) -> Iterator[Ra
             1,
             hint="the header row must name a 'sentence' column",
         )
-    unused = [name for name in header if name.casefold() in LABEL_NAMES]
-    if unused:  # its labels would go to provenance, every row labelled by its mark alone
-        raise RucolaError(
-            f"column '{unused[0]}' holds labels, but a sheet reads labels from marks only",
-            path,
-            reader.line_num,
-            hint=f"read it with extract.sources[].columns: {{label: {unused[0]}}} "
-            "(and labels: if its values are not 1/0), or remove the column",
-        )
+    # a sheet reads labels from marks only: a label column is read by a layout (columns:)
+    read = {name: header.index(name) for name in _KNOWN if name in header}
+    check_unread_labels(header, read, path, reader.line_num)
     default_source = options.source or path.stem
     domain = options.domain or IN_DOMAIN
     line = reader.line_num

@@ -23,13 +23,12 @@ id for that, so a table without an id column numbers its rows by their position 
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rucola.corpus.sources.records import RawExample
-from rucola.corpus.sources.text import read_text
+from rucola.corpus.sources.records import RawExample, read_id
+from rucola.corpus.sources.text import text_lines
 from rucola.errors import RucolaError, check_header
 from rucola.settings import IN_DOMAIN, ExtractSource
 from rucola.settings.corpus import DEFAULT_LABELS, DEFAULT_SPLITS
@@ -48,8 +47,13 @@ LABEL_NAMES = frozenset(
         "judgment",
         "judgement",
         "gold_label",
+        "is_acceptable",
+        "is_grammatical",
     }
 )
+# Names that may as well hold a judgment mark (``*``, ``?``) as a label: the unread-label
+# check names any other label column first, and offers these to be read as the mark.
+MARK_LIKE_NAMES = frozenset({"judgment", "judgement"})
 ACCEPTABLE, UNACCEPTABLE, EXCLUDE = "acceptable", "unacceptable", "exclude"
 LABEL_VALUES = {ACCEPTABLE: 1, UNACCEPTABLE: 0}
 EXCLUDED_LABEL = "excluded_label"
@@ -93,10 +97,10 @@ class Layout:
         )
 
 
-def _reader(text: str, delimiter: str, quoting: bool) -> Iterator[list[str]]:
+def _reader(lines: Iterator[str], delimiter: str, quoting: bool) -> Iterator[list[str]]:
     if quoting:
-        return csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', strict=True)
-    return csv.reader(io.StringIO(text), delimiter=delimiter, quoting=csv.QUOTE_NONE)
+        return csv.reader(lines, delimiter=delimiter, quotechar='"', strict=True)
+    return csv.reader(lines, delimiter=delimiter, quoting=csv.QUOTE_NONE)
 
 
 def _positions(layout: Layout, header: list[str] | None, width: int, path: Path) -> dict[str, int]:
@@ -149,18 +153,51 @@ def _positions(layout: Layout, header: list[str] | None, width: int, path: Path)
             1,
             hint="name one 'sentence', or give extract.sources[].columns.sentence",
         )
-    if header is not None and "label" not in found:
-        unused = [name for name in header if name.casefold() in LABEL_NAMES]
-        if unused:
-            raise RucolaError(
-                f"column '{unused[0]}' holds labels, but nothing reads it: every row would "
-                "be labelled by its mark alone",
-                path,
-                1,
-                hint=f"read it with extract.sources[].columns: {{label: {unused[0]}}} "
-                "(and labels: if its values are not 1/0), or remove the column",
-            )
+    if header is not None:
+        check_unread_labels(header, found, path, 1)
     return found
+
+
+def check_unread_labels(header: list[str], read: dict[str, int], path: Path, line: int) -> None:
+    """A column named as labels (:data:`LABEL_NAMES`) that no role reads is one line naming
+    it: without a label column every row would be labelled by its mark alone; beside one,
+    its labels would go to provenance unchecked. ``read``: role -> position of every column
+    read (one read as the mark or the source is read). The hint reads the table when
+    followed: a label column is offered as ``label``, one that may hold marks
+    (``Judgement``) as ``mark`` when no column is read as the mark."""
+    positions = set(read.values())
+    unread = [
+        name
+        for i, name in enumerate(header)
+        if i not in positions and name.casefold() in LABEL_NAMES
+    ]
+    if not unread:
+        return
+    # a column that may hold marks last: 'label' beside 'Judgement' is the label
+    unread.sort(key=lambda name: name.casefold() in MARK_LIKE_NAMES)
+    first, others = unread[0], unread[1:]
+    if "label" in read:
+        label = header[read["label"]]
+        raise RucolaError(
+            f"column '{first}' holds labels too, but only '{label}' is read as labels: "
+            "its labels would be kept as provenance, unchecked",
+            path,
+            line,
+            hint=f"keep one label column: remove '{first}', or rename it (e.g. "
+            f"'{first}_2') to keep it as provenance",
+        )
+    columns = [f"label: {first}"]
+    if others and "mark" not in read:
+        columns.append(f"mark: {others.pop(0)}")
+    rest = f"; remove {', '.join(repr(o) for o in others)}" if others else ""
+    raise RucolaError(
+        f"column '{first}' holds labels, but nothing reads it: every row would be labelled "
+        "by its mark alone",
+        path,
+        line,
+        hint=f"read it with extract.sources[].columns: {{{', '.join(columns)}}} (and labels: "
+        f"if its values are not 1/0){rest}, or remove the column",
+    )
 
 
 def _label(cell: str, layout: Layout, path: Path, line: int, column: str) -> str:
@@ -193,24 +230,14 @@ def _split(cell: str, layout: Layout, path: Path, line: int, column: str) -> str
     return split
 
 
-def _id(cell: str, path: Path, line: int, column: str) -> int:
-    try:
-        return int(cell.strip())
-    except ValueError:
-        raise RucolaError(
-            f"id '{cell.strip()}' in column {column} is not an integer", path, line
-        ) from None
-
-
 def read_table(
     path: Path, options: ExtractSource, encoding: str, layout: Layout
 ) -> Iterator[RawExample]:
     """The examples of one table, each with its origin (``FILE:LINE``) and, where the layout
     has them, its label, published split and id."""
     layout = layout.merged(options)
-    text = read_text(path, encoding)
     delimiter = "," if path.suffix.lower() == ".csv" else "\t"
-    reader = _reader(text, delimiter, layout.quoting)
+    reader = _reader(text_lines(path, encoding), delimiter, layout.quoting)
     rows = _rows(reader, path)
     first = next(rows, None)
     if first is None:
@@ -224,8 +251,9 @@ def read_table(
         start_line, width = 0, len(first[1])
     at = _positions(layout, header, width, path)
 
-    def name(role: str) -> str:
-        return f"'{header[at[role]]}'" if header else str(at[role])
+    # a role's column as an error names it, and the name of each other column: once, not
+    # per row (a million-row table)
+    name = {role: f"'{header[i]}'" if header else str(i) for role, i in at.items()}
 
     def cell(row: list[str], role: str) -> str | None:
         return row[at[role]] if role in at else None
@@ -234,7 +262,9 @@ def read_table(
     domain = options.domain or layout.domain(path) or IN_DOMAIN
     fixed_split = layout.split(path)
     labelled = "label" in at
-    others = [i for i in range(width) if i not in at.values()]
+    others = [
+        (i, header[i] if header else f"column {i}") for i in range(width) if i not in at.values()
+    ]
     count = 0
     for line, row in rows:
         if len(row) != width:
@@ -252,25 +282,23 @@ def read_table(
         label: int | None = None
         set_aside = detail = None
         if labelled:
-            verdict = _label(row[at["label"]], layout, path, line, name("label"))
+            verdict = _label(row[at["label"]], layout, path, line, name["label"])
             if verdict == EXCLUDE:
                 set_aside, detail = EXCLUDED_LABEL, row[at["label"]].strip()
             else:
                 label = LABEL_VALUES[verdict]
         mark = cell(row, "mark")
         split = (
-            _split(row[at["split"]], layout, path, line, name("split"))
+            _split(row[at["split"]], layout, path, line, name["split"])
             if "split" in at
             else fixed_split
         )
         published_id: int | None = None
         if "id" in at:
-            published_id = _id(row[at["id"]], path, line, name("id"))
+            published_id = read_id(row[at["id"]], path, line, name["id"])
         elif split is not None:
             published_id = index
-        provenance = {
-            (header[i] if header else f"column {i}"): row[i] for i in others if row[i] != ""
-        }
+        provenance = {column: row[i] for i, column in others if row[i] != ""}
         yield RawExample(
             origin=f"{path}:{line}",
             raw=delimiter.join(row),

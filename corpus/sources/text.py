@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
 from pathlib import Path
 
 from rucola.errors import RucolaError
@@ -14,9 +15,7 @@ def read_text(path: Path, encoding: str) -> str:
     A decoding failure names the line, because a user fixes it in an editor, not by byte.
     """
     data = path.read_bytes()
-    codec = codecs.lookup(encoding).name
-    if codec == "utf-8":
-        codec = "utf-8-sig"
+    codec = _codec(encoding)
     try:
         text = data.decode(codec)
     except UnicodeDecodeError as exc:
@@ -28,3 +27,21 @@ def read_text(path: Path, encoding: str) -> str:
             hint="save the file as UTF-8, or name its encoding in extract.encoding (e.g. cp1251)",
         ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def text_lines(path: Path, encoding: str) -> Iterator[str]:
+    """The lines of :func:`read_text`'s text, each with its ``\\n``, read as a stream: a
+    table of a million rows is never held whole (issue 42). A decoding failure is
+    :func:`read_text`'s error, naming the line."""
+    with path.open(encoding=_codec(encoding), newline=None) as lines:  # CRLF, CR -> LF
+        try:
+            yield from lines
+        except UnicodeDecodeError:
+            read_text(path, encoding)  # raises the error naming the line
+            raise
+
+
+def _codec(encoding: str) -> str:
+    """The codec that reads ``encoding``: UTF-8 with its BOM dropped."""
+    codec = codecs.lookup(encoding).name
+    return "utf-8-sig" if codec == "utf-8" else codec
