@@ -101,7 +101,7 @@ def test_a_mark_repeated_in_the_text_is_split_off_and_recorded():
         assert kept["mark"] == "?*" and kept["label"] == schema.UNACCEPTABLE
         assert kept["corrections"] == "repeated mark split off"
         assert kept["artefacts"] is None
-        assert found.repeated_marks == ["is.tsv:7"]
+        assert (found.repeated_marks.count, found.repeated_marks.examples) == (1, ["is.tsv:7"])
 
 
 def test_a_mark_repeated_after_the_texts_own_is_split_off():
