@@ -314,7 +314,9 @@ class Extract(Section):
     normalize: bool = _key(
         True, "NFC, invisible characters, direction marks, spacing; false: text as read"
     )
-    deduplicate: bool = _key(True, "exact repeats (first kept) and label conflicts set aside")
+    deduplicate: bool = _key(
+        True, "exact repeats (a train row kept before others) and label conflicts set aside"
+    )
     fix_homoglyphs: bool = _key(True, "repair look-alikes toward `corpus.language`'s script")
     artefacts: Literal["reject", "keep"] = _key(
         "reject", "extraction artefacts: set aside, or keep (flagged)"
