@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from rucola.corpus import schema
 from rucola.corpus.alternations import expand
@@ -62,6 +61,7 @@ from rucola.corpus.marks import (
     split_repeated_mark,
 )
 from rucola.corpus.normalize import normalize_text, repaired_characters
+from rucola.corpus.row_store import Rows, Sample
 from rucola.corpus.sources.readers import Readers, source_files
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
@@ -74,99 +74,19 @@ if TYPE_CHECKING:
     from rucola.settings import Categories, Extract, ExtractSource
 
 
-# Rows are held in Arrow arrays of this many: a row as a Python dict costs about four
-# times its Arrow form, and a million-row table must extract in under 1 GiB (issue 42).
-BATCH_ROWS = 16_384
+# the kept rows' columns, and the source line each came from
 KEPT_SCHEMA = schema.BASE_SCHEMA.append(pa.field("_raw", pa.string()))
-# The rows' arrays come from the system's allocator: Arrow's default (mimalloc) keeps the
-# pages that arrays being built and pieces being joined let go as the process's memory,
-# a third of extract's peak at a million rows.
-POOL = pa.system_memory_pool()
-
-
-class _Rows:
-    """Rows of one schema, stored column by column: the latest in Python lists, the rest in
-    Arrow arrays of :data:`BATCH_ROWS` each. :meth:`pop` hands a column over as one array
-    and frees its pieces, so the output is built a column at a time. Iterating or indexing
-    gives each row as a dict (the rule tests read them so)."""
-
-    def __init__(self, row_schema: pa.Schema) -> None:
-        self.schema = row_schema
-        self._open: dict[str, list[Any]] = {name: [] for name in row_schema.names}
-        self._chunks: dict[str, list[pa.Array]] = {name: [] for name in row_schema.names}
-        self.num_rows = 0
-
-    def append(self, row: dict[str, Any]) -> None:
-        """One row; a column it lacks is null."""
-        get = row.get
-        for name, values in self._open.items():
-            values.append(get(name))
-        self.num_rows += 1
-        if self.num_rows % BATCH_ROWS == 0:
-            self._flush()
-
-    def _flush(self) -> None:
-        if self._open[self.schema.names[0]]:
-            for f in self.schema:
-                self._chunks[f.name].append(pa.array(self._open[f.name], f.type, memory_pool=POOL))
-            self._open = {name: [] for name in self.schema.names}
-
-    def column(self, name: str) -> pa.ChunkedArray:
-        """One column, in pieces (no copy)."""
-        self._flush()
-        return pa.chunked_array(self._chunks[name], self.schema.field(name).type)
-
-    def table(self) -> pa.Table:
-        """Every row, in the order appended (no copy)."""
-        return pa.table([self.column(name) for name in self.schema.names], schema=self.schema)
-
-    def pop(self, name: str, keep: np.ndarray | None = None) -> pa.Array:
-        """One column as one array, only the rows ``keep`` marks (None: all); its pieces are
-        freed. One array, whatever :data:`BATCH_ROWS` is: Parquet pages follow the pieces
-        of what it writes, and the output's bytes must not."""
-        whole = self.column(name).combine_chunks(memory_pool=POOL)
-        self._chunks[name] = []
-        return whole if keep is None else pc.filter(whole, pa.array(keep), memory_pool=POOL)
-
-    def __len__(self) -> int:
-        return self.num_rows
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        for batch in self.table().to_batches():
-            yield from batch.to_pylist()
-
-    def __getitem__(self, index: int) -> dict[str, Any]:
-        return self.table().slice(index % max(self.num_rows, 1), 1).to_pylist()[0]
-
-    def __eq__(self, other: object) -> bool:
-        return list(self) == list(other) if isinstance(other, list | _Rows) else NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-
-class _Sample:
-    """How many rows something happened to, and the origins of the first ``keep``."""
-
-    def __init__(self, keep: int = 100) -> None:
-        self.keep = keep
-        self.count = 0
-        self.examples: list[str] = []
-
-    def append(self, origin: str) -> None:
-        self.count += 1
-        if len(self.examples) < self.keep:
-            self.examples.append(origin)
 
 
 @dataclass
 class _Collector:
-    rows: _Rows = field(default_factory=lambda: _Rows(KEPT_SCHEMA))
-    rejected: _Rows = field(default_factory=lambda: _Rows(schema.SET_ASIDE_SCHEMA))
+    rows: Rows = field(default_factory=lambda: Rows(KEPT_SCHEMA))
+    rejected: Rows = field(default_factory=lambda: Rows(schema.SET_ASIDE_SCHEMA))
     lines_read: int = 0
     variants_added: int = 0
     homoglyph_fixes: list[dict[str, Any]] = field(default_factory=list)
-    repeated_marks: _Sample = field(default_factory=_Sample)  # mark split off twice
-    normalised: _Sample = field(default_factory=_Sample)  # rows whose text normalising changed
+    repeated_marks: Sample = field(default_factory=Sample)  # mark split off twice
+    normalised: Sample = field(default_factory=Sample)  # rows whose text normalising changed
     repaired: Counter[str] = field(default_factory=Counter)  # characters dropped or spaced
 
     def reject(
@@ -416,7 +336,7 @@ SPLIT_PREFERENCE = {"train": 0, "validation": 1, "test": 2, None: 3}
 
 
 def _deduplicate(
-    rows: _Rows, on_conflict: str, language: str = "ru"
+    rows: Rows, on_conflict: str, language: str = "ru"
 ) -> tuple[np.ndarray | None, pa.Table]:
     """Which rows are kept (None: all), and the rows set aside (set-aside schema).
 
@@ -503,7 +423,7 @@ def _set_aside(rows: pa.Table, reasons: list[str], details: list[str]) -> pa.Tab
     )
 
 
-def _kept(rows: _Rows, keep: np.ndarray | None) -> tuple[pa.Table, pa.Schema]:
+def _kept(rows: Rows, keep: np.ndarray | None) -> tuple[pa.Table, pa.Schema]:
     """The rows ``keep`` marks (None: all) as the table the stage writes, built a column at
     a time, each column freed from ``rows`` as it goes, and its schema. The schema carries
     the pandas metadata earlier builds wrote (they wrote a frame of row dicts: a column of

@@ -1,4 +1,4 @@
-"""Extract holds its rows in Arrow pieces of ``BATCH_ROWS`` (issue 42: a million-row table
+"""Extract holds its rows in Arrow pieces of ``row_store.BATCH_ROWS`` (issue 42: a million-row table
 in under 1 GiB) and reads tables as a stream; its outputs are the same bytes whatever the
 size of the pieces (Parquet pages would follow them)."""
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rucola.corpus import extract as extract_stage
+from rucola.corpus import row_store
 from rucola.settings import Categories, Extract, ExtractSource
 
 ROWS = [
@@ -60,7 +61,7 @@ def test_the_outputs_do_not_depend_on_the_size_of_the_pieces(tmp_path, monkeypat
         rucola.io.pq, "write_table", lambda *a, **k: write_table(*a, **k, data_page_size=16)
     )
     whole = _outputs(tmp_path, "whole")
-    monkeypatch.setattr(extract_stage, "BATCH_ROWS", 2)
+    monkeypatch.setattr(row_store, "BATCH_ROWS", 2)
     pieces = _outputs(tmp_path, "pieces")
     assert pieces == whole and len(whole) == 4
 
