@@ -23,9 +23,11 @@ distinct. A legitimate word must never be rewritten, so four rules, one per kind
    only when it is lower case (``BBC``, ``Mac``, ``XX век`` are acronyms, names and
    numerals), its repaired form is a word of the corpus's language and it is not a word of
    the other script's language. The measure is wordfreq's Zipf frequency (log10 of uses
-   per billion words): the repaired form must have at least :data:`MIN_ZIPF` (3.0, once
-   per million words: a word of the language, not a typo or a name) in the corpus's
-   language, and at least :data:`MARGIN` (2.0: a hundred times) more than the word as
+   per billion words): the repaired form must be in wordfreq's ``small`` list of the
+   corpus's language, which holds the words above :data:`MIN_ZIPF` (3.0, once per million
+   words: a word of the language, not a typo or a name; the small list, about 11 MB where
+   Russian's full one is 140, keeps extract of a million rows under 1 GiB), and have at
+   least :data:`MARGIN` (2.0: a hundred times) more than the word as
    written has in the likeliest language of its script (:data:`OTHER_LANGUAGE`: English
    for Latin look-alikes in a Cyrillic corpus, Russian for Cyrillic ones in a Latin
    corpus). Chosen on real data: RuCoLA's one such slip, ``ee`` -> ``ее``, is 6.10
@@ -173,12 +175,13 @@ def _toward(word: str, script: str) -> str | None:
 
 
 @cache
-def _zipf(word: str, lang: str) -> float:
-    """wordfreq's Zipf frequency of ``word`` in ``lang`` (0 where it has no list)."""
+def _zipf(word: str, lang: str, wordlist: str = "large") -> float:
+    """wordfreq's Zipf frequency of ``word`` in ``lang``'s ``wordlist`` (0 where it has no
+    list, or the word is not in it)."""
     from wordfreq import zipf_frequency
 
     try:
-        return zipf_frequency(word, lang)
+        return zipf_frequency(word, lang, wordlist=wordlist)
     except LookupError:
         return 0.0
 
@@ -189,7 +192,7 @@ def _a_word_of(fixed: str, word: str, script: str, language: str) -> bool:
     lang = _profile(language)[1]
     if lang is None:
         return False
-    ours = _zipf(fixed, lang)
+    ours = _zipf(fixed, lang, "small")  # its words are those above MIN_ZIPF
     if ours < MIN_ZIPF:
         return False
     theirs = _toward(word, OTHER[script])
