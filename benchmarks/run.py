@@ -276,7 +276,7 @@ def bench_human_eval(tmp: Path, limit: int | None = None) -> None:
             assignment=[f"a{i}" for i in range(3 * len(rows))],
         )
         start = time.perf_counter()
-        evaluation = evaluate(votes, rows, settings, "Cyrl")
+        evaluation = evaluate(votes, rows, settings, "ru")
         seconds = time.perf_counter() - start
         joined = len(evaluation.votes_on_rows)
         print(
