@@ -19,6 +19,7 @@ from typing import get_args
 import numpy as np
 import pandas as pd
 
+from rucola.determinism import rounded
 from rucola.errors import RucolaError
 from rucola.settings import AggregationMethod
 
@@ -79,6 +80,9 @@ def label_probabilities(votes: pd.DataFrame, method: str) -> pd.DataFrame:
         warnings.simplefilter("ignore")  # crowd-kit 1.4.2 uses pandas APIs pandas 3 deprecates
         probas = _aggregator(method).fit_predict_proba(data)
     probas = probas.reindex(columns=[0, 1], fill_value=0.0).fillna(0.0).astype(float)
+    # Dawid-Skene's EM and GLAD's gradients end in CPU-dependent last bits: rounded before
+    # a label is chosen or a confidence written (rucola.determinism)
+    probas = pd.DataFrame(rounded(probas.to_numpy()), index=probas.index, columns=probas.columns)
     probas.index = probas.index.astype(str)
     probas.columns = [0, 1]
     return probas.sort_index()

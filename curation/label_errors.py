@@ -31,6 +31,7 @@ import pandas as pd
 
 from rucola.corpus import schema
 from rucola.curation.queue import findings_frame
+from rucola.determinism import rounded
 from rucola.errors import RucolaError, params_error
 from rucola.settings import LabelErrors
 
@@ -58,14 +59,16 @@ def out_of_fold(
     inputs: Sequence[str] | np.ndarray, classes: np.ndarray, folds: int, seed: int, c: float
 ) -> np.ndarray:
     """Out-of-fold probabilities (rows x sorted classes) of a logistic regression on
-    ``inputs``: sentences (TF-IDF fitted inside each fold) or a matrix of features."""
+    ``inputs``: sentences (TF-IDF fitted inside each fold) or a matrix of features;
+    rounded (``rucola.determinism``) before any threshold, flag or score is taken from
+    them, so a last-bit difference between machines decides nothing."""
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
     tfidf = not isinstance(inputs, np.ndarray)
     data = list(inputs) if tfidf else inputs
     splitter = StratifiedKFold(folds, shuffle=True, random_state=seed)
-    return cross_val_predict(
-        _classifier(c, tfidf), data, classes, cv=splitter, method="predict_proba"
+    return rounded(
+        cross_val_predict(_classifier(c, tfidf), data, classes, cv=splitter, method="predict_proba")
     )
 
 

@@ -193,6 +193,7 @@ def stage_command(
         @functools.wraps(func)
         def command(**kwargs: Any) -> Any:
             from rucola.cli.common import read_settings
+            from rucola.determinism import one_thread
             from rucola.params import value_at, with_overrides
 
             if callback and kwargs.pop("ctx").invoked_subcommand is not None:
@@ -214,7 +215,8 @@ def stage_command(
             injected = {"settings": settings, "params": params}
             if reads is not None:
                 injected["source"] = str(source) if source else value_at(params, reads)
-            return func(**{k: v for k, v in injected.items() if k in wants}, **kwargs)
+            with one_thread():  # the same floats on every machine (rucola.determinism)
+                return func(**{k: v for k, v in injected.items() if k in wants}, **kwargs)
 
         # the keys the function is handed, for its code fingerprint (rucola.code_fingerprint)
         func.__rucola_settings__ = (section, reads)  # type: ignore[attr-defined]
