@@ -22,6 +22,10 @@ What a command's fingerprint covers:
   and the models nested in it; a plain key (``params.filter.rejected``) covers only that
   field's line. A section module's code outside its classes (defaults, validators' helpers)
   counts for each command that covers one of its models.
+- **Code, not layout:** a Python file, a model's lines and a module's code outside its
+  classes are hashed without comments and blank lines (:mod:`rucola.source_text`), the
+  same on Python 3.11 to 3.13: a comment reruns no stage, and no file under
+  ``reports/code/`` changes for one. Other files (templates) are hashed as bytes.
 - **Shared settings code** (``rucola/settings/{__init__,types,keys,problems,schema}.py``,
   the ``Section`` base in ``types.py`` included) is code every command imports: a change
   there reruns every stage, as a change to ``rucola/params.py`` does.
@@ -40,6 +44,7 @@ from typing import Any, get_args, get_origin
 
 from rucola import import_graph as graph
 from rucola.errors import RucolaError
+from rucola.source_text import code_hash, code_lines
 
 OUT_DIR = Path("reports/code")
 SETTINGS = "rucola.settings"
@@ -72,6 +77,14 @@ VARIANTS_ATTRIBUTE = "__rucola_variants__"
 
 def sha256(data: bytes | str) -> str:
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+
+
+def file_hash(path: Path) -> str:
+    """A Python file's code without comments and blank lines (``rucola.source_text``:
+    a comment reruns no stage), any other file's bytes (a template's every byte counts)."""
+    if path.suffix == ".py":
+        return code_hash(path.read_text(encoding="utf-8"))
+    return sha256(path.read_bytes())
 
 
 # --- the commands -------------------------------------------------------------------------
@@ -166,16 +179,12 @@ def parsed(path: Path) -> tuple[str, ast.Module]:
 
 
 def _lines_of(node: ast.stmt, text: str) -> str:
-    """The whole lines a statement spans (``ast.get_source_segment`` splits the file's
-    text again on every call: too slow for a few hundred classes and fields)."""
-    lines = _split(text)
+    """The code of the whole lines a statement spans, without comments and blank lines
+    (``rucola.source_text``; ``ast.get_source_segment`` splits the file's text again on
+    every call: too slow for a few hundred classes and fields)."""
+    lines = code_lines(text)
     start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-    return "".join(lines[start - 1 : node.end_lineno])
-
-
-@functools.lru_cache(maxsize=512)
-def _split(text: str) -> list[str]:
-    return text.splitlines(keepends=True)
+    return "".join(line for line in lines[start - 1 : node.end_lineno] if line is not None)
 
 
 @functools.cache
@@ -314,12 +323,12 @@ def _field_source(cls: type, name: str, root: Path) -> str:
 def _outside_classes(module: str, root: Path) -> str:
     path = graph.modules(root)[module].path
     text, tree = parsed(path)
-    lines = text.splitlines(keepends=True)
+    lines = list(code_lines(text))
     for node in reversed(tree.body):
         if isinstance(node, ast.ClassDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
             del lines[start : node.end_lineno]
-    return "".join(lines)
+    return "".join(line for line in lines if line is not None)
 
 
 def settings_hashes(keys: set[str], root: Path) -> dict[str, str]:
@@ -361,7 +370,7 @@ def fingerprint(
     known = graph.modules(root)
     files = sorted({known[n].path.relative_to(root).as_posix() for n in names})
     files += package_data(names, root)
-    code = {f: sha256((root / f).read_bytes()) for f in sorted(set(files))}
+    code = {f: file_hash(root / f) for f in sorted(set(files))}
     settings = settings_hashes(read_keys(function, names, root), root)
     body = {"code": code, "settings": settings}
     whole = sha256(json.dumps(body, sort_keys=True))

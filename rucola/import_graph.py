@@ -183,6 +183,96 @@ def _imports_every_submodule(node: ast.AST) -> bool:
     )
 
 
+# --- registries ------------------------------------------------------------------------------
+# A registry whose names params use (``rucola.registry``: ``Registry(kind, home=...)``)
+# imports its package the first time an entry is looked up, by name: no import statement
+# shows it. A module that LOOKS AN ENTRY UP runs the home package's modules (the entry's
+# class is one of them), so the closure counts the lookup as an import of the home.
+# Checking a name (``name in LANGUAGES``, ``.names()``, ``.validator()``: what the params
+# schema does to report an unknown one) runs no extension's code and does not count, nor
+# does the registry's own module (``SettingsByName`` picks a method's settings model,
+# covered by the method's variants, ``rucola.code_fingerprint.VARIANTS_ATTRIBUTE``).
+REGISTRY_MODULE = f"{TOP}.registry"
+SCHEMA_PACKAGE = f"{TOP}.settings"
+LOOKUP_METHODS = frozenset({"get"})  # REG.get(name)
+ITERATING = frozenset({"list", "sorted", "iter", "tuple", "set", "dict", "enumerate"})
+
+
+@cache
+def registry_homes(root: Path = ROOT) -> dict[str, str]:
+    """Each lazily loaded registry of ``rucola/registry.py`` by name -> its home package."""
+    known = modules(root)
+    if REGISTRY_MODULE not in known:
+        return {}
+    tree = ast.parse(known[REGISTRY_MODULE].path.read_text(encoding="utf-8"))
+    homes: dict[str, str] = {}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        value = getattr(node, "value", None)
+        if not isinstance(target, ast.Name) or not isinstance(value, ast.Call):
+            continue
+        for keyword in value.keywords:
+            if keyword.arg == "home" and isinstance(keyword.value, ast.Constant):
+                homes[target.id] = str(keyword.value.value)
+    return homes
+
+
+def _looked_up(node: ast.AST, names: dict[str, str]) -> str | None:
+    """The registry (by its name here) whose entry ``node`` looks up, if it does."""
+
+    def registry(expr: ast.AST | None) -> str | None:
+        return names.get(expr.id) if isinstance(expr, ast.Name) else None
+
+    if isinstance(node, ast.Subscript):
+        return registry(node.value)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in LOOKUP_METHODS:
+            return registry(func.value)
+        if isinstance(func, ast.Name) and func.id in ITERATING and node.args:
+            return registry(node.args[0])
+    if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+        return registry(node.iter)
+    return None
+
+
+@cache
+def registry_lookups(name: str, root: Path = ROOT) -> tuple[Import, ...]:
+    """Every lookup of a lazily loaded registry's entry in module ``name``, as an import
+    of the registry's home package (see :data:`REGISTRY_MODULE`'s comment)."""
+    if name in (REGISTRY_MODULE, SCHEMA_PACKAGE) or name.startswith(f"{SCHEMA_PACKAGE}."):
+        return ()
+    homes = registry_homes(root)
+    module = modules(root)[name]
+    tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
+    names = {
+        alias.asname or alias.name: alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and _base(module, node) == REGISTRY_MODULE
+        for alias in node.names
+        if alias.name in homes
+    }
+    found: list[Import] = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if function is None and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = child.name
+            registry = _looked_up(child, names)
+            if registry is not None:
+                home = _target(homes[registry], root)
+                line = getattr(child, "lineno", None) or child.iter.lineno  # type: ignore[attr-defined]
+                found.append(Import(home, f"{registry} lookup", line, inner))
+            visit(child, inner)
+
+    if names:
+        visit(tree, None)
+    return tuple(found)
+
+
 def submodules(package: str, root: Path = ROOT) -> list[str]:
     """The modules and packages directly inside ``package``."""
     return sorted(n for n in modules(root) if n.rpartition(".")[0] == package and n != package)
@@ -308,7 +398,9 @@ def closure(
     In command-line modules, the imports inside other commands never run (each command
     imports its own stage); everything else there, helpers included, counts. Elsewhere
     every import counts, since which functions a stage calls is not known here. A
-    module's parent packages run first, so they count too. ``skip(importer, target)``:
+    module's parent packages run first, so they count too, and a lookup of a lazily
+    loaded registry's entry runs its home package (:func:`registry_lookups`).
+    ``skip(importer, target)``:
     an import left out (one the caller accounts for otherwise)."""
     seen: set[str] = set()
     todo = list(start)
@@ -325,7 +417,7 @@ def closure(
             skipped = command_functions(name, root) - own
         todo.extend(
             i.target
-            for i in imports(name, root)
+            for i in (*imports(name, root), *registry_lookups(name, root))
             if i.function not in skipped and not skip(name, i.target)
         )
     return seen

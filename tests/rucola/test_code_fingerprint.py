@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 from dvc_project import ROOT, ran, sh
 
 from rucola.cli import app
@@ -167,6 +168,21 @@ def test_dvc_reruns_exactly_the_stages_a_change_touches(built_sample_copy: Path)
     assert "up to date" in sh("dvc", "status", cwd=root)
     edit(root / "release/baseline.py", '"""', '"""A comment. ')  # baseline's alone
     assert ran(sh("dvc", "repro", cwd=root)) == ["fingerprint_code", "baseline"]
+    # issue 43: a comment is no code; a language profile is code its lookers-up run
+    prints = {p: p.read_bytes() for p in sorted((root / "reports/code").rglob("*.json"))}
+    edit(root / "rucola/settings/corpus.py", "class Filter(Thresholds):\n", "# a comment\n\n&")
+    edit(root / "rucola/settings/corpus.py", "&", "class Filter(Thresholds):  # and one\n")
+    assert ran(sh("dvc", "repro", cwd=root)) == ["fingerprint_code"]
+    assert {p: p.read_bytes() for p in prints} == prints
+    edit(root / "corpus/languages/russian.py", '"""', '"""Changed. ')
+    lock = yaml.safe_load((root / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    changed = {p.relative_to(root).as_posix() for p in prints if p.read_bytes() != prints[p]}
+    assert not changed  # not yet: the fingerprint stage writes them
+    stages = ran(sh("dvc", "repro", cwd=root))
+    changed = {p.relative_to(root).as_posix() for p in prints if p.read_bytes() != prints[p]}
+    assert "reports/code/extract.json" in changed
+    lookers = {name for name, stage in lock.items() if {d["path"] for d in stage["deps"]} & changed}
+    assert stages[0] == "fingerprint_code" and set(stages[1:]) == lookers
 
 
 @pytest.mark.slow
