@@ -191,9 +191,11 @@ def keep_release(params: Params, version: str, root: str | Path = KEPT_ROOT) -> 
     Refuses, before copying anything, a ``root`` outside the repository (through a link
     too), an existing ``root/vX.Y.Z`` (a published version is never replaced), public or
     CSV files that differ from the publish manifest, folders not built from the validated
-    split data, and any file that differs from its folder's record. Then removes what
+    split data, any file that differs from its folder's record, and, in a git repository,
+    an input params name that is not committed (``rucola.release.committed``). Then removes what
     killed earlier runs left in ``root``."""
     from rucola.release.build import check_validated
+    from rucola.release.committed import check_committed, in_git_work_tree
     from rucola.release.publish import check_release_matches
 
     section = params.release
@@ -218,6 +220,8 @@ def keep_release(params: Params, version: str, root: str | Path = KEPT_ROOT) -> 
     for folder in (public, compat, private):
         if folder.is_dir():
             check_record(folder)
+    if in_git_work_tree(Path.cwd()):  # a version is its commit (outside git: no commit)
+        check_committed(Path.cwd(), params, "release keep")
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(target.parent)
     staging = temporary_folder(target)

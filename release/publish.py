@@ -317,18 +317,27 @@ def _rows(path: Path) -> int:
 def gold_warnings(
     private_dir: Path, files: list[PlannedFile], private_repo_id: str | None
 ) -> list[str]:
-    """An empty test gold beside a public test split with rows: nobody, the maintainers
-    included, can score that test split (a rebuild of published files without their gold,
-    RuCoLA v1 without ``test_gold.csv``). Allowed, but never silent."""
+    """A test gold empty, or holding fewer rows than the public test split, beside a
+    public test split with rows: nobody, the maintainers included, can score that test
+    split, or all of it (a rebuild of published files without their gold, RuCoLA v1
+    without ``test_gold.csv``; a gold that labels some test rows only). Allowed, but
+    never silent."""
     gold = private_dir / GOLD_FILES[DEFAULT]
     test = next((f for f in files if f.path_in_repo == f"{DEFAULT}/test.parquet"), None)
     tests = _rows(test.local) if test is not None and test.local is not None else 0
-    if not tests or (gold.is_file() and _rows(gold)):
+    held = _rows(gold) if gold.is_file() else 0
+    if not tests or held >= tests:
         return []
-    held = gold.is_file()
-    sent = f"; it is uploaded empty to {private_repo_id}" if held and private_repo_id else ""
+    sent = f"; it is uploaded to {private_repo_id}" if gold.is_file() and private_repo_id else ""
+    if held:
+        return [
+            f"{gold}: the test gold holds {held} of the {tests} rows of {DEFAULT}/test.parquet,"
+            f" so {tests - held} cannot be scored (built without their labels){sent}"
+        ]
+    state = "has no rows" if gold.is_file() else "is missing"
+    sent = sent.replace("uploaded", "uploaded empty")
     return [
-        f"{gold}: the test gold {'has no rows' if held else 'is missing'}, so the {tests} rows"
+        f"{gold}: the test gold {state}, so the {tests} rows"
         f" of {DEFAULT}/test.parquet cannot be scored (built without their labels, as from"
         f" published files without test_gold.csv){sent}"
     ]
@@ -356,6 +365,7 @@ def plan_release(
     module docstring) are those of the git repository at ``root`` (default: the current
     folder), the validation, the build and the votes' key."""
     from rucola.release.build import check_separate_folders, check_validated
+    from rucola.release.committed import check_committed
 
     section = params.release
     check_version(version)
@@ -366,6 +376,7 @@ def plan_release(
     check_split(split)
     try:
         git = git_blockers(root or Path.cwd(), version)
+        git += _blocker(check_committed, root or Path.cwd(), params, "release publish")
     except RucolaError as exc:  # not a git repository, no git
         git = [exc]
     blockers = [

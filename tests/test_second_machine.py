@@ -33,6 +33,11 @@ INPUTS = ("data/raw", "data/releases")
 # DVC carries them, so a clone or a checkout need not bring them back.
 LOCAL = (".rucola-written", ".rucola-staged", ".rucola-tmp")
 UP_TO_DATE = "Data and pipelines are up to date."
+MAINTAINING = (Path(__file__).resolve().parents[1] / "docs/maintaining.md").read_text("utf-8")
+PUBLISH = (
+    *("rucola", "release", "publish", "--dry-run", "--repo-id", "org/rucola"),
+    *("--version", "1.1.0", "--private-repo-id", "org/rucola-private"),
+)
 
 
 def commit(root: Path, message: str) -> None:
@@ -106,14 +111,32 @@ def maintained(shared_data: Path, tmp_path_factory) -> dict[str, object]:
         sh("dvc", "add", "-q", f"data/raw/{folder}", cwd=root)
     write_params(root)
     sh("dvc", "repro", cwd=root)
-    commit(root, "v1.1: the published files, a sheet, errata")
+    # docs/maintaining.md's commit, as written (issue 43): it must leave nothing out
+    assert "git add data/raw/*.dvc data/raw/.gitignore" in MAINTAINING
+    git("add", "-u", cwd=root)
+    git("add", "reports", cwd=root)
+    git("add", *sorted(p.name for p in (root / "data/raw").glob("*.dvc")), cwd=root / "data/raw")
+    git("add", "data/raw/.gitignore", cwd=root)
+    assert git("status", "--porcelain", cwd=root) == ""
+    git("commit", "-q", "-m", "v1.1: the published files, a sheet, errata", cwd=root)
+    sh("dvc", "push", cwd=root)  # as `make release` does before it publishes
+    dry_run = sh(*PUBLISH, cwd=root)
+    published = git("rev-parse", "HEAD", cwd=root).strip()
     sh("rucola", "release", "keep", "--version", "1.1.0", cwd=root)
     sh("dvc", "add", "-q", "data/releases/v1.1.0", cwd=root)
     write_params(root, pin=["data/raw/rucola_v1", "data/releases/v1.1.0/rucola"])
     sh("dvc", "repro", cwd=root)
     commit(root, "v1.1.0 kept and pinned")
     pushed = sh("dvc", "push", cwd=root)
-    return {"root": root, "remotes": remotes, "sample": sample, "pushed": pushed, "base": base}
+    return {
+        "root": root,
+        "remotes": remotes,
+        "sample": sample,
+        "pushed": pushed,
+        "base": base,
+        "published": published,
+        "dry_run": dry_run,
+    }
 
 
 def test_inputs_and_kept_versions_are_in_dvcs_index(maintained):
@@ -184,6 +207,29 @@ def test_without_the_private_remote_one_line_says_what_is_missing(maintained):
     # what the public remote holds came all the same: the published release
     assert files(clone, ("data/release/rucola",)) == files(root, ("data/release/rucola",))
     assert not (clone / "data/raw/rucola_v1").exists()
+
+
+def test_the_published_commit_rebuilds_its_release_in_a_fresh_clone(maintained):
+    """Issue 43: walked as docs/maintaining.md says, the dry run finds nothing to stop the
+    real one; a clone of the commit it would publish pulls every file from the local
+    remotes, has nothing to run, and rebuilds the release byte for byte."""
+    assert "dry run: nothing was sent" in maintained["dry_run"]
+    assert "would stop" not in maintained["dry_run"]
+    root, remotes, base = maintained["root"], maintained["remotes"], maintained["base"]
+    clone = base / "published"
+    git("clone", "-q", str(root), str(clone), cwd=base)
+    git("checkout", "-q", maintained["published"], cwd=clone)
+    set_remotes(clone, remotes)
+    sh("rucola", "pull", cwd=clone)
+    assert (clone / "data/raw/errata/v1.1.csv").is_file()  # what the old docs left out
+    assert UP_TO_DATE in sh("dvc", "status", cwd=clone)
+    assert git("status", "--porcelain", cwd=clone) == ""
+    pulled = files(clone, ("data/release",))
+    assert pulled and "data/release/rucola/default/train.parquet" in pulled
+    ran_stages = sh("dvc", "repro", "--force", "--single-item", "release", cwd=clone)
+    assert "Running stage 'release'" in ran_stages
+    assert files(clone, ("data/release",)) == pulled
+    assert git("status", "--porcelain", cwd=clone) == ""
 
 
 @pytest.mark.parametrize("where", ["workspace", "temp"])

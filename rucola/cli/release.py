@@ -284,7 +284,8 @@ def release_keep(
 
     target = keep_release(read_settings(params_file), version, into)
     out.print(
-        f"kept v{version} in {target}: track it with 'dvc add {target}' and pin it in the "
+        f"kept v{version} in {target}: track it with 'dvc add {target}', commit "
+        f"'git add {target}.dvc {target.parent}/.gitignore' and pin it in the "
         f"next version (split.pin: [..., {target}/rucola])",
         markup=False,
         soft_wrap=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated
 
 import typer
@@ -99,7 +100,14 @@ def salt_folder(
     from rucola.salt import salt
 
     normal = check_output_path(inside_repository(folder, "salt"), "FOLDER", "command line")
-    ignore_in_git(normal)  # private from now on: never one `git add -A` away from git
+    gitignore = ignore_in_git(normal)  # private from now on: never one `git add -A` away
     target, written = salt(normal)
     verb = "salted" if written else "already salted"
-    out.print(f"salt: {normal} {verb} ({target.as_posix()}); `dvc add {normal}`", markup=False)
+    # what a commit needs (rucola.release.committed): the .dvc file and the .gitignore rule
+    commit = shlex.join([f"{normal}.dvc", *([gitignore.as_posix()] if gitignore else [])])
+    out.print(
+        f"salt: {normal} {verb} ({target.as_posix()}); `dvc add {normal}`, then "
+        f"`git add {commit}` and commit",
+        markup=False,
+        soft_wrap=True,
+    )

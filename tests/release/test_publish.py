@@ -610,3 +610,23 @@ def test_a_version_with_a_trailing_newline_or_other_digits_is_refused(
     )
     assert "publish org/rucola" not in stdout  # no plan either
     assert tree_state(project) == before
+
+
+def test_a_partial_gold_warns_as_an_empty_one_does(tmp_path):
+    """Issue 43: a gold labelling 1 of 3 test rows cannot score the others; said, not
+    refused; a whole gold says nothing."""
+    from rucola.release.publish import PlannedFile, gold_warnings
+
+    test = tmp_path / "test.parquet"
+    pd.DataFrame({"id": [0, 1, 2], "label": [-1, -1, -1]}).to_parquet(test)
+    planned = [PlannedFile(test, "default/test.parquet", 0, "")]
+    (tmp_path / "private").mkdir()
+    gold = tmp_path / "private/test_gold.parquet"
+    pd.DataFrame({"id": [1], "label": [0]}).to_parquet(gold)
+    warnings = gold_warnings(tmp_path / "private", planned, "org/private")
+    assert warnings == [
+        f"{gold}: the test gold holds 1 of the 3 rows of default/test.parquet, so 2 cannot be "
+        "scored (built without their labels); it is uploaded to org/private"
+    ]
+    pd.DataFrame({"id": [0, 1, 2], "label": [0, 1, 0]}).to_parquet(gold)
+    assert gold_warnings(tmp_path / "private", planned, "org/private") == []
