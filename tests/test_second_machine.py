@@ -117,7 +117,9 @@ def maintained(shared_data: Path, tmp_path_factory) -> dict[str, object]:
     git("add", "reports", cwd=root)
     git("add", *sorted(p.name for p in (root / "data/raw").glob("*.dvc")), cwd=root / "data/raw")
     git("add", "data/raw/.gitignore", cwd=root)
-    assert git("status", "--porcelain", cwd=root) == ""
+    # nothing left out: no untracked file, no change unstaged
+    assert git("ls-files", "--others", "--exclude-standard", cwd=root) == ""
+    assert git("diff", "--name-only", cwd=root) == ""
     git("commit", "-q", "-m", "v1.1: the published files, a sheet, errata", cwd=root)
     sh("dvc", "push", cwd=root)  # as `make release` does before it publishes
     dry_run = sh(*PUBLISH, cwd=root)
