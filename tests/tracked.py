@@ -18,8 +18,9 @@ class Output:
 
 
 def declared_outputs(root: Path) -> list[Output]:
-    """Every output of every stage instance, with its declared access, read by DVC itself
-    (params interpolated, foreach expanded)."""
+    """Every output of every stage instance of dvc.yaml, with its declared access, read by
+    DVC itself (params interpolated, foreach expanded); not the folders ``dvc add`` tracks
+    (a ``.dvc`` file's stage has no name: they are inputs)."""
     from dvc.repo import Repo
 
     with Repo(str(root)) as repo:
@@ -31,6 +32,7 @@ def declared_outputs(root: Path) -> list[Output]:
                 bool(out.use_cache),
             )
             for out in repo.index.outs
+            if hasattr(out.stage, "name")
         ]
 
 
