@@ -19,7 +19,7 @@ import ast
 import inspect
 import shlex
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -130,39 +130,53 @@ def _base(module: Module, node: ast.ImportFrom) -> str:
 
 
 @cache
-def imports(name: str, root: Path = ROOT) -> tuple[Import, ...]:
-    """Every import of one of our modules in module ``name``, wherever it is written."""
-    known = modules(root)
-    module = known[name]
-    tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
-    found: list[Import] = []
+def _tree(name: str, root: Path) -> ast.Module:
+    """Module ``name``'s syntax tree, parsed once for :func:`imports` and
+    :func:`registry_lookups`."""
+    path = modules(root)[name].path
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
-    def visit(node: ast.AST, function: str | None) -> None:
+
+def _nodes(tree: ast.AST) -> Iterator[tuple[ast.AST, str | None]]:
+    """Every node below ``tree`` (depth first, in source order), with the top-level
+    function it sits in (None: it runs on import, or in a class body)."""
+
+    def visit(node: ast.AST, function: str | None) -> Iterator[tuple[ast.AST, str | None]]:
         for child in ast.iter_child_nodes(node):
             inner = function
             if function is None and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                 inner = child.name
-            if isinstance(child, ast.Import):
-                for alias in child.names:
-                    if alias.name.split(".")[0] == TOP:
-                        target = _target(alias.name, root)
-                        found.append(Import(target, alias.name, child.lineno, inner))
-            elif isinstance(child, ast.ImportFrom):
-                base = _base(module, child)
-                if base.split(".")[0] == TOP:
-                    for alias in child.names:
-                        whole = f"{base}.{alias.name}"
-                        target = whole if whole in known else _target(base, root)
-                        found.append(
-                            Import(target, f"from {base} import {alias.name}", child.lineno, inner)
-                        )
-            elif module.is_package and _imports_every_submodule(child):
-                found.extend(
-                    Import(sub, ITER_MODULES, child.lineno, inner) for sub in submodules(name, root)
-                )
-            visit(child, inner)
+            yield child, inner
+            yield from visit(child, inner)
 
-    visit(tree, None)
+    return visit(tree, None)
+
+
+@cache
+def imports(name: str, root: Path = ROOT) -> tuple[Import, ...]:
+    """Every import of one of our modules in module ``name``, wherever it is written."""
+    known = modules(root)
+    module = known[name]
+    found: list[Import] = []
+    for child, inner in _nodes(_tree(name, root)):
+        if isinstance(child, ast.Import):
+            for alias in child.names:
+                if alias.name.split(".")[0] == TOP:
+                    target = _target(alias.name, root)
+                    found.append(Import(target, alias.name, child.lineno, inner))
+        elif isinstance(child, ast.ImportFrom):
+            base = _base(module, child)
+            if base.split(".")[0] == TOP:
+                for alias in child.names:
+                    whole = f"{base}.{alias.name}"
+                    target = whole if whole in known else _target(base, root)
+                    found.append(
+                        Import(target, f"from {base} import {alias.name}", child.lineno, inner)
+                    )
+        elif module.is_package and _imports_every_submodule(child):
+            found.extend(
+                Import(sub, ITER_MODULES, child.lineno, inner) for sub in submodules(name, root)
+            )
     return tuple(found)
 
 
@@ -246,7 +260,7 @@ def registry_lookups(name: str, root: Path = ROOT) -> tuple[Import, ...]:
         return ()
     homes = registry_homes(root)
     module = modules(root)[name]
-    tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
+    tree = _tree(name, root)
     names = {
         alias.asname or alias.name: alias.name
         for node in ast.walk(tree)
@@ -255,21 +269,12 @@ def registry_lookups(name: str, root: Path = ROOT) -> tuple[Import, ...]:
         if alias.name in homes
     }
     found: list[Import] = []
-
-    def visit(node: ast.AST, function: str | None) -> None:
-        for child in ast.iter_child_nodes(node):
-            inner = function
-            if function is None and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                inner = child.name
-            registry = _looked_up(child, names)
-            if registry is not None:
-                home = _target(homes[registry], root)
-                line = getattr(child, "lineno", None) or child.iter.lineno  # type: ignore[attr-defined]
-                found.append(Import(home, f"{registry} lookup", line, inner))
-            visit(child, inner)
-
-    if names:
-        visit(tree, None)
+    for child, inner in _nodes(tree) if names else ():
+        registry = _looked_up(child, names)
+        if registry is not None:
+            home = _target(homes[registry], root)
+            line = getattr(child, "lineno", None) or child.iter.lineno  # type: ignore[attr-defined]
+            found.append(Import(home, f"{registry} lookup", line, inner))
     return tuple(found)
 
 

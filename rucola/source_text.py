@@ -38,10 +38,13 @@ def code_lines(text: str) -> tuple[str | None, ...]:
     lines: list[str | None] = list(text.splitlines(keepends=True))
     starting: dict[int, set[int]] = {}
     comments: dict[int, int] = {}
+    in_strings: set[int] = set()  # the lines a multi-line token spans, past its first
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         starting.setdefault(token.start[0], set()).add(token.type)
         if token.type == tokenize.COMMENT:
             comments[token.start[0]] = token.start[1]
+        elif token.end[0] > token.start[0] and token.type != tokenize.NL:
+            in_strings.update(range(token.start[0] + 1, token.end[0] + 1))
     for number, column in comments.items():
         line = lines[number - 1]
         assert line is not None
@@ -54,22 +57,8 @@ def code_lines(text: str) -> tuple[str | None, ...]:
         if number not in starting and line is not None and not line.strip():
             # a blank line no token starts on: inside a string it is content; elsewhere
             # (between two lines of one bracket, past the last token) it is layout
-            lines[number - 1] = line if _inside_string(number, text) else None
+            lines[number - 1] = line if number in in_strings else None
     return tuple(lines)
-
-
-@functools.lru_cache(maxsize=1024)
-def _string_lines(text: str) -> frozenset[int]:
-    """The lines a multi-line string token spans, past its first."""
-    inside: set[int] = set()
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.end[0] > token.start[0] and token.type != tokenize.NL:
-            inside.update(range(token.start[0] + 1, token.end[0] + 1))
-    return frozenset(inside)
-
-
-def _inside_string(number: int, text: str) -> bool:
-    return number in _string_lines(text)
 
 
 def code_text(text: str) -> str:
