@@ -38,9 +38,9 @@ def input_paths(params: Params) -> list[str]:
     return list(paths)
 
 
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _git(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, input=stdin)
     except FileNotFoundError:
         raise RucolaError("git is not installed") from None
 
@@ -52,19 +52,27 @@ def in_git_work_tree(root: Path) -> bool:
 
 def _not_committed(root: Path, path: str) -> list[str]:
     """The files under ``path`` (a file or a folder) git does not hold as committed:
-    untracked, added but not committed, changed or deleted."""
-    done = _git(root, "status", "--porcelain", "--untracked-files=all", "--", path)
+    untracked, added but not committed, changed or deleted. ``-z``: paths as they are
+    (without it git quotes a Cyrillic name as octal escapes, which no ``git add`` takes)."""
+    done = _git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", path)
     if done.returncode != 0:
         raise RucolaError(f"git status failed: {done.stderr.strip()}", root)
-    return [line[3:].strip('"') for line in done.stdout.splitlines() if line.strip()]
+    found, fields = [], iter(done.stdout.split("\0"))
+    for entry in fields:
+        if entry:
+            found.append(entry[3:])
+            if entry[0] in "RC":  # a rename or copy: its source path follows
+                next(fields, None)
+    return found
 
 
 def _ignored_by(root: Path, path: str) -> str | None:
     """The file whose rule makes git ignore ``path`` (None: git does not ignore it)."""
-    done = _git(root, "check-ignore", "-v", "--", path)
+    # -z (with --stdin, as git requires): the rule's file as it is, not octal-quoted
+    done = _git(root, "check-ignore", "-v", "-z", "--stdin", stdin=f"{path}\0")
     if done.returncode != 0:
         return None
-    return done.stdout.split(":", 1)[0]
+    return done.stdout.split("\0", 1)[0]  # source, line, pattern, path: NUL-separated
 
 
 def _dvc_file(root: Path, path: str) -> str | None:

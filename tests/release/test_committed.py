@@ -116,3 +116,39 @@ def test_an_input_hidden_by_a_rule_no_commit_holds_is_refused(repo):
     git(repo, "commit", "-qm", "sheets by dvc")
     with pytest.raises(RucolaError, match=r"ignored by \.git/info/exclude, which no commit"):
         check_committed(repo, params(), "release publish")
+
+
+def test_a_cyrillic_file_name_is_named_as_git_add_takes_it(repo):
+    """``git status --porcelain`` quotes a non-ASCII name as octal escapes; the name and
+    the ``git add`` line show it as it is, and that line commits it."""
+    import shlex
+
+    (repo / "data/raw/sheets/новые листы.tsv").write_text("sentence\n")
+    with pytest.raises(RucolaError) as caught:
+        check_committed(repo, params(), "release publish")
+    assert "data/raw/sheets/новые листы.tsv" in caught.value.message
+    add = caught.value.hint.split(" && ")[0]
+    assert add == "git add 'data/raw/sheets/новые листы.tsv'"
+    git(repo, *shlex.split(add)[1:])
+    git(repo, "commit", "-qm", "a new sheet")
+    assert uncommitted(repo, input_paths(params())) == ([], [])
+
+
+def test_a_dvc_input_in_a_folder_of_another_script_names_its_gitignore(tmp_path):
+    """``git check-ignore -v`` quotes the rule's file too: read NUL-separated, the
+    .gitignore of a folder named in Arabic is named as it is."""
+    root = tmp_path / "corpus"
+    folder = root / "data/بيانات/ورقة"
+    folder.mkdir(parents=True)
+    (folder / "a.tsv").write_text("sentence\n")
+    (folder.parent / ".gitignore").write_text("/ورقة\n")
+    (folder.parent / "ورقة.dvc").write_text("outs:\n- path: ورقة\n")
+    git(root, "init", "-q")
+    git(root, "add", "data/بيانات/ورقة.dvc")
+    git(root, "commit", "-qm", "the .dvc file only")
+    assert uncommitted(root, ["data/بيانات/ورقة"]) == (["data/بيانات/.gitignore"], [])
+
+
+def test_a_renamed_input_names_its_new_path(repo):
+    git(repo, "mv", "data/raw/sheets/new.tsv", "data/raw/sheets/renamed.tsv")
+    assert uncommitted(repo, input_paths(params()))[0] == ["data/raw/sheets/renamed.tsv"]
