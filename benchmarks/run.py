@@ -1,7 +1,6 @@
 """`make bench`: figures only, never asserted.
 
 - install time of a fresh virtual environment (base install, pip's cache warm);
-- cold `dvc repro` on the embedded sample, and `dvc repro` with nothing to do;
 - measure + filter throughput on the published RuCoLA in-domain files, and a release
   manager's two builds of the published corpus (`configs/rucola-v1.yaml`, then
   `configs/rucola-v1.1.yaml`) with their row counts and diff (needs RUCOLA_SHARED_DATA);
@@ -66,16 +65,6 @@ def bench_install(tmp: Path) -> None:
         f"install: fresh .venv with the base install: {time.perf_counter() - start:.1f} s "
         "(pip cache warm)"
     )
-
-
-def bench_repro(tmp: Path) -> None:
-    project = tmp / "project"
-    copy_project(project)
-    run("git", "init", "-q", cwd=project)
-    cold = run("dvc", "repro", cwd=project)
-    noop = min(run("dvc", "repro", cwd=project) for _ in range(3))
-    print(f"dvc repro, cold, on the sample: {cold:.1f} s")
-    print(f"dvc repro, nothing to do: {noop:.2f} s (best of 3; goal < 5 s)")
 
 
 def bench_filter(tmp: Path) -> None:
@@ -493,7 +482,6 @@ def main() -> None:
             return
         if not args.skip_install:
             bench_install(tmp_path)
-        bench_repro(tmp_path)
         bench_filter(tmp_path)
         bench_maintenance(tmp_path)
         bench_annotation(tmp_path)

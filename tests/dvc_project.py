@@ -28,13 +28,14 @@ COPY = [
 ]
 
 
-def copy_project(target: Path) -> Path:
-    """Copy what ``dvc repro`` needs into ``target`` (created); returns ``target``."""
+def copy_project(target: Path, root: Path = ROOT) -> Path:
+    """Copy what ``dvc repro`` needs from ``root`` (this project, or a checkout of another
+    commit of it) into ``target`` (created); returns ``target``."""
     from rucola.import_graph import package_dirs
 
-    folders = sorted({p.relative_to(ROOT).as_posix() for p in package_dirs().values()})
+    folders = sorted({p.relative_to(root).as_posix() for p in package_dirs(root).values()})
     for name in [*COPY, *folders]:
-        source, copy = ROOT / name, target / name
+        source, copy = root / name, target / name
         if not source.exists():
             continue
         copy.parent.mkdir(parents=True, exist_ok=True)

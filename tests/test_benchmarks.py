@@ -59,6 +59,13 @@ def test_in_process_benchmarks_run(tmp_path):
     assert "extract, labelled table (300 rows" in out and "peak RSS" in out
 
 
+def test_build_benchmark_runs(tmp_path):
+    out = bench(tmp_path, "build.py", "--tiny")
+    lines = out.splitlines()
+    assert lines[0].startswith("tiny: cold build ") and "3 stages; bookkeeping 2 stages" in out
+    assert "no-op build" in lines[0] and "slowest stages: " in lines[1], out
+
+
 def test_audit_benchmark_runs(tmp_path):
     out = bench(tmp_path, "audit.py", "--sentences", "120", "--seeds", "1")
     assert "synthetic stand-in (120 sentences)" in out

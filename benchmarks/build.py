@@ -1,0 +1,170 @@
+"""`make bench`: the sample's cold build and its no-op build, with the bookkeeping share.
+
+Of the pipeline's stages, the bookkeeping ones (``fingerprint_code``, ``track_index`` and
+the ``track_*`` trackers: see docs/pipeline.md) compute no data; they exist so DVC reruns
+exactly what a change touches. This prints, for a cold ``dvc repro`` of the embedded
+sample in a fresh repository, the seconds of every stage (from its ``Running stage`` line
+to the next one: the command, its Python start-up and DVC's own work on its outputs), the
+bookkeeping stages' total and share, then the best of three ``dvc repro`` runs with
+nothing to do.
+
+``--before REV`` builds the same way with the code of an earlier commit (its package laid
+out as an install would lay it out, first on ``PYTHONPATH``; the dependencies are this
+venv's), so one run shows the figures before and after a change; ``make bench`` passes
+the commit before issue 44 made the bookkeeping cheap. ``--tiny``: a three-stage
+repository of the same shape, so the test suite checks that this script runs; no figure
+of it means anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT / "tests"))
+from dvc_project import copy_project  # noqa: E402  (the copy the DVC tests make)
+
+BOOKKEEPING = re.compile(r"(fingerprint_code|track_index|track_[a-z0-9_]+(@.*)?)")
+
+
+def environment(code: Path | None) -> dict[str, str]:
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", PYTHONUNBUFFERED="1")
+    env.pop("PYTHONPATH", None)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    return env
+
+
+def timed_repro(project: Path, env: dict[str, str]) -> tuple[float, dict[str, float]]:
+    """One ``dvc repro`` in ``project``: its seconds, and each stage's it ran. A failed
+    build stops the benchmark with DVC's output (a figure of a failed run means nothing)."""
+    start = time.perf_counter()
+    marks: list[tuple[str, float]] = []
+    output: list[str] = []
+    with subprocess.Popen(
+        ["dvc", "repro"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            output.append(line)
+            if line.startswith("Running stage '"):
+                marks.append((line.split("'")[1], time.perf_counter()))
+    end = time.perf_counter()
+    if process.returncode != 0:
+        raise SystemExit(f"dvc repro failed in {project}:\n{''.join(output[-40:])}")
+    ends = [t for _, t in marks[1:]] + [end] * bool(marks)
+    return end - start, {name: stop - t for (name, t), stop in zip(marks, ends, strict=True)}
+
+
+def installed_layout(source: Path, target: Path) -> Path:
+    """``source``'s package as an install lays it out (``[tool.setuptools] package-dir``:
+    ``corpus/`` becomes ``rucola/corpus/``), in ``target``; returns ``target``."""
+    config = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))
+    mapping = config["tool"]["setuptools"]["package-dir"]
+    for name, folder in sorted(mapping.items(), key=lambda item: item[0].count(".")):
+        destination = target.joinpath(*name.split("."))
+        shutil.copytree(
+            source / folder,
+            destination,
+            ignore=shutil.ignore_patterns("__pycache__"),
+            dirs_exist_ok=True,
+        )
+    return target
+
+
+def checkout(revision: str, target: Path) -> Path:
+    """The files of commit ``revision`` of this repository, in ``target``."""
+    target.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        raise SystemExit(f"--before {revision}: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def report(label: str, cold: float, stages: dict[str, float], noop: float) -> None:
+    keeping = {name: s for name, s in stages.items() if BOOKKEEPING.fullmatch(name)}
+    share = sum(keeping.values()) / cold if cold else 0.0
+    print(
+        f"{label}: cold build {cold:.1f} s, {len(stages)} stages; bookkeeping "
+        f"{len(keeping)} stages {sum(keeping.values()):.1f} s = {share:.1%} of the cold "
+        f"build (goal < 10%); no-op build {noop:.2f} s (best of 3; goal < 3 s)"
+    )
+    slowest = sorted(stages.items(), key=lambda item: -item[1])
+    print(f"  {label}, slowest stages: " + ", ".join(f"{n} {s:.1f} s" for n, s in slowest[:8]))
+    if keeping:
+        each = sorted(keeping.values())
+        print(
+            f"  {label}, a bookkeeping stage: median {each[len(each) // 2]:.2f} s, "
+            f"max {each[-1]:.2f} s"
+        )
+
+
+def build(label: str, project: Path, code: Path | None) -> None:
+    env = environment(code)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    cold, stages = timed_repro(project, env)
+    noop = min(timed_repro(project, env)[0] for _ in range(3))
+    report(label, cold, stages, noop)
+
+
+def tiny_project(target: Path) -> Path:
+    """Three stages of the sample's shape: a code fingerprint, a tracker, a stage."""
+    import shlex
+
+    import yaml
+
+    target.mkdir(parents=True)
+    write = f"{shlex.quote(sys.executable)} -c \"open('{{0}}', 'w').write('{{0}}')\""
+    outs = {"fingerprint_code": "code.txt", "track_input": "input.txt", "extract": "out.txt"}
+    stages = {
+        name: {"cmd": write.format(out), "outs": [{out: {"cache": False}}]}
+        for name, out in outs.items()
+    }
+    (target / "dvc.yaml").write_text(yaml.safe_dump({"stages": stages}), encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=target, check=True)
+    subprocess.run(["dvc", "init", "-q"], cwd=target, env=environment(None), check=True)
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--before", metavar="REV", help="also build with this commit's code")
+    parser.add_argument("--tiny", action="store_true", help="a three-stage repository only")
+    args = parser.parse_args()
+    os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        if args.tiny:
+            project = tiny_project(tmp_path / "tiny")
+            cold, stages = timed_repro(project, environment(None))
+            noop = min(timed_repro(project, environment(None))[0] for _ in range(3))
+            report("tiny", cold, stages, noop)
+            return
+        if args.before:
+            source = checkout(args.before, tmp_path / "before_source")
+            code = installed_layout(source, tmp_path / "before_code")
+            project = copy_project(tmp_path / "before", source)
+            build(f"before ({args.before})", project, code)
+        build("now", copy_project(tmp_path / "now"), None)
+
+
+if __name__ == "__main__":
+    main()
