@@ -18,6 +18,7 @@ from rucola.settings import DOMAINS as _DOMAINS
 from rucola.settings import IN_DOMAIN as IN_DOMAIN
 from rucola.settings import LEARNER as LEARNER
 from rucola.settings import OUT_OF_DOMAIN as OUT_OF_DOMAIN
+from rucola.settings import UNLABELLED as UNLABELLED
 
 ACCEPTABLE = 1
 UNACCEPTABLE = 0
@@ -28,7 +29,6 @@ RUCOLA_DOMAINS = [IN_DOMAIN, OUT_OF_DOMAIN]  # the published corpus and its CSV 
 
 SPLITS = ["train", "validation", "test"]
 SPLIT_INDEX = {name: i for i, name in enumerate(SPLITS)}  # the order files and rows follow
-UNLABELLED = -1  # a published test row whose gold the maintainer does not hold
 
 BASE_SCHEMA = pa.schema(
     [

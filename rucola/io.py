@@ -20,11 +20,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from rucola.errors import RucolaError
 from rucola.ownership import (  # noqa: F401  (file_sha256, listed_files, OWNER_FILE: re-exported)
@@ -38,6 +34,11 @@ from rucola.ownership import (  # noqa: F401  (file_sha256, listed_files, OWNER_
     temporary_file,
     temporary_folder,
 )
+
+if TYPE_CHECKING:  # pandas and pyarrow load in the functions that write tables: a command
+    # that writes JSON only (`rucola track`, a DVC stage per input) starts without them
+    import pandas as pd
+    import pyarrow as pa
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -120,6 +121,8 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
 
 def table_from_frame(frame: pd.DataFrame, schema: pa.Schema | None = None) -> pa.Table:
     """Convert without the pandas index or pandas metadata, which would vary between runs."""
+    import pyarrow as pa
+
     table = pa.Table.from_pandas(frame, schema=schema, preserve_index=False)
     return table.replace_schema_metadata(None) if schema is None else table
 
@@ -127,12 +130,17 @@ def table_from_frame(frame: pd.DataFrame, schema: pa.Schema | None = None) -> pa
 def write_parquet(
     frame: pd.DataFrame | pa.Table, path: str | Path, schema: pa.Schema | None = None
 ) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     table = frame if isinstance(frame, pa.Table) else table_from_frame(frame, schema)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
 
 
 def read_parquet(path: str | Path) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
     return pq.read_table(path).to_pandas()
 
 

@@ -18,22 +18,24 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from rucola.corpus import schema
 from rucola.corpus.sources.records import RawExample, read_id
 from rucola.corpus.sources.text import read_text, text_lines
 from rucola.csvfile import locate_error
 from rucola.errors import RucolaError, check_header
-from rucola.settings import ExtractSource
+from rucola.settings import DOMAINS, IN_DOMAIN, OUT_OF_DOMAIN, UNLABELLED, ExtractSource
+
+if TYPE_CHECKING:  # pandas loads in published_frame alone: checking a source's type in
+    # params imports every reader, and every command reads params
+    import pandas as pd
 
 REQUIRED = ("sentence", "acceptable", "error_type", "detailed_source")
 # file name -> (split, domain) in the order the published release lists them
 PUBLISHED_FILES = {
-    "in_domain_train.csv": ("train", schema.IN_DOMAIN),
-    "in_domain_dev.csv": ("validation", schema.IN_DOMAIN),
-    "out_of_domain_dev.csv": ("validation", schema.OUT_OF_DOMAIN),
+    "in_domain_train.csv": ("train", IN_DOMAIN),
+    "in_domain_dev.csv": ("validation", IN_DOMAIN),
+    "out_of_domain_dev.csv": ("validation", OUT_OF_DOMAIN),
     "test.csv": ("test", None),
 }
 GOLD_FILE = "test_gold.csv"
@@ -107,9 +109,7 @@ def read_rucola_csv(
     domain = (
         domain
         or options.domain
-        or (
-            schema.OUT_OF_DOMAIN if path.name.startswith(schema.OUT_OF_DOMAIN) else schema.IN_DOMAIN
-        )
+        or (OUT_OF_DOMAIN if path.name.startswith(OUT_OF_DOMAIN) else IN_DOMAIN)
     )
     if split is None and path.name in PUBLISHED_FILES:
         split = PUBLISHED_FILES[path.name][0]
@@ -143,9 +143,9 @@ def _gold(folder: Path, encoding: str) -> dict[int, tuple[int, dict]]:
             raise RucolaError("a gold row without an id", path, line)
         if key in gold:
             raise RucolaError(f"id {key} occurs twice (first on line {gold[key][0]})", path, line)
-        if (record["domain"] or "").strip() not in schema.DOMAINS:
+        if (record["domain"] or "").strip() not in DOMAINS:
             raise RucolaError(
-                f"domain must be {' or '.join(schema.DOMAINS)}, not '{record['domain']}'",
+                f"domain must be {' or '.join(DOMAINS)}, not '{record['domain']}'",
                 path,
                 line,
             )
@@ -170,7 +170,7 @@ def read_test(path: Path, encoding: str, gold: dict[int, tuple[int, dict]]) -> I
             error_type=None,
             source=None,
             domain=None,
-            label=schema.UNLABELLED,
+            label=UNLABELLED,
             expand=False,
             published_id=key,
             published_split="test",
@@ -220,6 +220,8 @@ FRAME_COLUMNS = ["sentence", "label", "error_type", "split", "detailed_source", 
 
 def published_frame(folder: Path) -> pd.DataFrame:
     """A published release as one frame (:data:`FRAME_COLUMNS`), in the published order."""
+    import pandas as pd
+
     rows = [
         (e.text, e.label, e.error_type, e.published_split, e.source, e.domain, e.published_id)
         for e in read_published_release(folder, {}, "utf-8")

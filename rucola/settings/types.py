@@ -38,6 +38,7 @@ SourceType = Annotated[str, AfterValidator(SOURCE_READERS.validator())]
 Domain = Literal["in_domain", "out_of_domain", "learner"]
 DOMAINS: tuple[str, ...] = get_args(Domain)
 IN_DOMAIN, OUT_OF_DOMAIN, LEARNER = DOMAINS
+UNLABELLED = -1  # the label of a published test row whose gold the maintainer does not hold
 # A generator's method: one of rucola.generation.methods (each owns its keys).
 GenerationMethod = Annotated[str, AfterValidator(GENERATION_METHODS.validator())]
 # A generator's inference library: a backend of rucola.generation.backends.

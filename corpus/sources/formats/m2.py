@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rucola.corpus import schema
 from rucola.corpus.sources.records import LABELS, RawExample, SourceReader
 from rucola.errors import RucolaError
 from rucola.registry import SOURCE_READERS
+from rucola.settings import LEARNER
 
 if TYPE_CHECKING:
     from rucola.settings import Categories, Extract, ExtractSource
@@ -34,12 +34,12 @@ class M2(SourceReader):
 
         super().__init__(settings, categories)
         # one for the run: its counts (pairs made, edits per category) go in the report
-        self.pairs = MinimalPairs(settings.m2, categories.of(schema.LEARNER))
+        self.pairs = MinimalPairs(settings.m2, categories.of(LEARNER))
 
     def read(self, path: Path, source: ExtractSource) -> Iterator[RawExample]:
         from rucola.corpus.learner import read_pairs
 
-        if source.domain not in (None, schema.LEARNER):
+        if source.domain not in (None, LEARNER):
             raise RucolaError(
                 f"an M2 source gives learner rows, not {source.domain}",
                 path,
@@ -48,4 +48,4 @@ class M2(SourceReader):
         return read_pairs(path, source.source or path.stem, self.pairs, self.settings.encoding)
 
     def report(self) -> dict[str, Any]:
-        return {schema.LEARNER: self.pairs.report()} if self.pairs.counts["sentences"] else {}
+        return {LEARNER: self.pairs.report()} if self.pairs.counts["sentences"] else {}
