@@ -81,10 +81,17 @@ def sha256(data: bytes | str) -> str:
 
 def file_hash(path: Path) -> str:
     """A Python file's code without comments and blank lines (``rucola.source_text``:
-    a comment reruns no stage), any other file's bytes (a template's every byte counts)."""
-    if path.suffix == ".py":
-        return code_hash(path.read_text(encoding="utf-8"))
-    return sha256(path.read_bytes())
+    a comment reruns no stage), any other file's bytes (a template's every byte counts).
+    Hashed once per content (most files are in every command's closure)."""
+    stat = path.stat()
+    return _file_hash(str(path), (stat.st_mtime_ns, stat.st_size))
+
+
+@functools.cache
+def _file_hash(path: str, stamp: tuple[int, int]) -> str:
+    if path.endswith(".py"):
+        return code_hash(Path(path).read_text(encoding="utf-8"))
+    return sha256(Path(path).read_bytes())
 
 
 # --- the commands -------------------------------------------------------------------------
@@ -165,19 +172,6 @@ def package_data(names: set[str], root: Path) -> list[str]:
 # --- settings -----------------------------------------------------------------------------
 
 
-@functools.cache
-def _parsed(path: str, stamp: tuple[int, int]) -> tuple[str, ast.Module]:
-    """A source file's text and tree, parsed once per content (``stamp``: its mtime and
-    size, so a file edited between two calls is read again)."""
-    text = Path(path).read_text(encoding="utf-8")
-    return text, ast.parse(text)
-
-
-def parsed(path: Path) -> tuple[str, ast.Module]:
-    stat = path.stat()
-    return _parsed(str(path), (stat.st_mtime_ns, stat.st_size))
-
-
 def _lines_of(node: ast.stmt, text: str) -> str:
     """The code of the whole lines a statement spans, without comments and blank lines
     (``rucola.source_text``; ``ast.get_source_segment`` splits the file's text again on
@@ -191,17 +185,17 @@ def _lines_of(node: ast.stmt, text: str) -> str:
 def _chains_by_body(path: str, stamp: tuple[int, int]) -> dict[str | None, frozenset[str]]:
     """Every ``params.a.b`` attribute chain (the longest, not its prefixes) of a module,
     by the top-level function it sits in (None: elsewhere): ``a.b``."""
-    _, tree = _parsed(path, stamp)
-    inner: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
-            inner.add(id(node.value))
+    text, tree = graph.parsed(Path(path))
+    if not any(name in text for name in PARAMS_NAMES | PARAMS_READERS):
+        return {}  # most modules never name the params: no walk of their tree
     found: dict[str | None, set[str]] = {}
     for body in tree.body:
         owner = body.name if isinstance(body, ast.FunctionDef | ast.AsyncFunctionDef) else None
         chains = found.setdefault(owner, set())
-        for node in ast.walk(body):
-            if not isinstance(node, ast.Attribute) or id(node) in inner:
+        attributes = [node for node in ast.walk(body) if isinstance(node, ast.Attribute)]
+        inner = {id(node.value) for node in attributes if isinstance(node.value, ast.Attribute)}
+        for node in attributes:
+            if id(node) in inner:
                 continue
             parts: list[str] = []
             value: ast.expr = node
@@ -295,7 +289,7 @@ def resolve(key: str) -> tuple[type, str, Any] | None:
 
 def _class_source(cls: type, root: Path) -> tuple[str, ast.ClassDef]:
     path = graph.modules(root)[cls.__module__].path
-    text, tree = parsed(path)
+    text, tree = graph.parsed(path)
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
             return text, node
@@ -322,7 +316,7 @@ def _field_source(cls: type, name: str, root: Path) -> str:
 
 def _outside_classes(module: str, root: Path) -> str:
     path = graph.modules(root)[module].path
-    text, tree = parsed(path)
+    text, tree = graph.parsed(path)
     lines = list(code_lines(text))
     for node in reversed(tree.body):
         if isinstance(node, ast.ClassDef):

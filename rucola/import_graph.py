@@ -129,12 +129,24 @@ def _base(module: Module, node: ast.ImportFrom) -> str:
     return f"{package}.{node.module}" if node.module else package
 
 
+def parsed(path: Path) -> tuple[str, ast.Module]:
+    """A source file's text and tree, parsed once per content (its mtime and size: a file
+    edited between two calls is read again) for every reader here and in
+    ``rucola.code_fingerprint``."""
+    stat = path.stat()
+    return _parsed(str(path), (stat.st_mtime_ns, stat.st_size))
+
+
 @cache
+def _parsed(path: str, stamp: tuple[int, int]) -> tuple[str, ast.Module]:
+    text = Path(path).read_text(encoding="utf-8")
+    return text, ast.parse(text, path)
+
+
 def _tree(name: str, root: Path) -> ast.Module:
-    """Module ``name``'s syntax tree, parsed once for :func:`imports` and
+    """Module ``name``'s syntax tree (:func:`parsed`), for :func:`imports` and
     :func:`registry_lookups`."""
-    path = modules(root)[name].path
-    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return parsed(modules(root)[name].path)[1]
 
 
 def _nodes(tree: ast.AST) -> Iterator[tuple[ast.AST, str | None]]:
@@ -260,7 +272,9 @@ def registry_lookups(name: str, root: Path = ROOT) -> tuple[Import, ...]:
         return ()
     homes = registry_homes(root)
     module = modules(root)[name]
-    tree = _tree(name, root)
+    text, tree = parsed(module.path)
+    if REGISTRY_MODULE.rpartition(".")[2] not in text:
+        return ()  # no import of the registry module: nothing to walk
     names = {
         alias.asname or alias.name: alias.name
         for node in ast.walk(tree)
@@ -388,8 +402,7 @@ def _is_command(node: ast.AST) -> bool:
 
 @cache
 def command_functions(name: str, root: Path = ROOT) -> frozenset[str]:
-    tree = ast.parse(modules(root)[name].path.read_text(encoding="utf-8"))
-    return frozenset(node.name for node in tree.body if _is_command(node))
+    return frozenset(node.name for node in _tree(name, root).body if _is_command(node))
 
 
 def closure(
