@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -43,25 +44,52 @@ def shared_data() -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def built_sample(tmp_path_factory) -> Path:
-    """The sample pipeline as a user has it after ``make repro``, built once per test
-    session and shared (a real git and DVC repository: ``dvc repro``, then everything
-    committed). Read it, never change it: a test that changes it takes
-    :func:`built_sample_copy`."""
+def build_sample(root: Path) -> str:
+    """The sample pipeline built in ``root`` (created) as a user has it after ``make repro``
+    (a real git and DVC repository: ``dvc repro``, then everything committed); returns
+    what the cold ``dvc repro`` printed."""
     from dvc_project import copy_project, git, sh
 
-    root = copy_project(tmp_path_factory.mktemp("built") / "sample")
+    copy_project(root)
     (root / "docs").mkdir(exist_ok=True)  # what `python -m rucola.dev check` reads too
     (root / "docs/params.md").write_bytes((ROOT / "docs/params.md").read_bytes())
     git("init", "-q", cwd=root)
     git("add", "-A", cwd=root)
     git("commit", "-q", "-m", "the project", cwd=root)
-    sh("dvc", "repro", cwd=root)
+    cold = sh("dvc", "repro", cwd=root)
     git("add", "-A", cwd=root)
     git("commit", "-q", "-m", "the sample reproduced", cwd=root)
     assert git("status", "--porcelain", cwd=root) == ""
+    return cold
+
+
+@pytest.fixture(scope="session")
+def built_sample(tmp_path_factory, worker_id: str) -> Path:
+    """The sample built once per test session (:func:`build_sample`) and shared by every
+    xdist worker: the first worker to ask builds it under a file lock in the session's
+    shared temporary folder, the others wait for it, as pytest-xdist documents; what the
+    cold build printed is in ``cold_repro.log`` beside it. Read it, never change it (every
+    worker reads it at once): a test that changes it takes :func:`built_sample_copy`, a
+    module its own :func:`dvc_project.copy_of_built`."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent  # the folder above every worker's own
+    root, log = shared / "built_sample" / "sample", shared / "built_sample" / "cold_repro.log"
+    with FileLock(str(shared / "built_sample.lock")):
+        if not log.is_file():
+            if root.parent.exists():  # a worker's build that failed: start again
+                shutil.rmtree(root.parent)
+            cold = build_sample(root)
+            log.write_text(cold, encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session")
+def cold_repro(built_sample: Path) -> str:
+    """What the cold ``dvc repro`` of :func:`built_sample` printed."""
+    return (built_sample.parent / "cold_repro.log").read_text(encoding="utf-8")
 
 
 @pytest.fixture

@@ -12,22 +12,21 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from dvc_project import copy_project, git, ran, sh
+from dvc_project import ROOT, copy_of_built, ran, sh
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    root = copy_project(tmp_path_factory.mktemp("project"))
-    git("init", "-q", cwd=root)
-    git("commit", "-q", "--allow-empty", "-m", "init", cwd=root)
-    return root
+def project(built_sample: Path, tmp_path_factory) -> Path:
+    """The session's cold build of the sample (``conftest.built_sample``), copied."""
+    return copy_of_built(built_sample, tmp_path_factory.mktemp("project") / "sample")
 
 
-def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: Path):
-    first = sh("dvc", "repro", cwd=project)
-    assert sorted(ran(first)) == sorted(
+def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(
+    project: Path, cold_repro: str
+):
+    assert sorted(ran(cold_repro)) == sorted(
         [
             "fingerprint_code",
             "track_index",
@@ -150,6 +149,26 @@ def test_repro_builds_a_loadable_release_and_reruns_only_what_changed(project: P
     assert (project / "dvc.lock").read_bytes() != lock
 
 
+def outputs(lock: dict) -> dict[tuple[str, str], str]:
+    """(stage, output) -> its hash, as a ``dvc.lock`` records them."""
+    return {
+        (stage, out["path"]): out.get("md5") or out.get("hash", "")
+        for stage, record in lock["stages"].items()
+        for out in record.get("outs", [])
+    }
+
+
+def test_a_cold_build_writes_the_bytes_the_committed_lock_records(built_sample: Path):
+    """The session's cold build, in a repository of its own, gives every output the bytes
+    of the repository's dvc.lock (``make repro`` in a fresh clone wrote it): two builds on
+    two machines, byte for byte, stage by stage."""
+    built = outputs(yaml.safe_load((built_sample / "dvc.lock").read_text(encoding="utf-8")))
+    committed = outputs(yaml.safe_load((ROOT / "dvc.lock").read_text(encoding="utf-8")))
+    assert len(built) > 80
+    assert {k: v for k, v in built.items() if committed.get(k) != v} == {}
+    assert built.keys() == committed.keys()
+
+
 def test_outputs_are_byte_identical_on_a_forced_rerun(project: Path):
     outs = [
         "data/interim/in_domain.parquet",
@@ -159,7 +178,9 @@ def test_outputs_are_byte_identical_on_a_forced_rerun(project: Path):
     ]
     sh("dvc", "repro", cwd=project)
     before = {name: (project / name).read_bytes() for name in outs}
-    sh("dvc", "repro", "--force", cwd=project)
+    # the stages that write them, run again (the whole pipeline's bytes: the test above)
+    for stage in ("extract", "split", "validate", "release"):
+        sh("dvc", "repro", "--force", "--single-item", stage, cwd=project)
     assert {name: (project / name).read_bytes() for name in outs} == before
 
 
