@@ -331,7 +331,8 @@ class Extractor:
 
 
 # Which of identical rows is kept: a train row's, then a validation row's, then a test
-# row's, then one of no published split (README: a repeat of a train row is set aside).
+# row's, then one of no published split (docs/pipeline.md, "Duplicates": a repeat of a
+# train row is set aside).
 SPLIT_PREFERENCE = {"train": 0, "validation": 1, "test": 2, None: 3}
 
 

@@ -207,7 +207,7 @@ def git_blockers(root: Path, version: str) -> list[RucolaError]:
         found.append(
             RucolaError(
                 f"the git tree is not clean: {len(dirty)} changed file(s): {shown}{more}",
-                hint="commit them first (README: 'Maintaining a published corpus'): a release "
+                hint="commit them first (docs/maintaining.md): a release "
                 "is published from a commit, so that it can be rebuilt from it",
             )
         )

@@ -151,7 +151,7 @@ def test_new_rows_spread_over_the_splits_then_keep_their_ids_once_published(proj
     }
     assert report["new_rows"]["test"] == sizes["test"]
     assert report["pin"]["published_kept"] == 13433 and report["pin"]["matched_by_pin"] == 0
-    assert report["pin"]["straddling_groups"] == 103  # the README's figure
+    assert report["pin"]["straddling_groups"] == 103  # docs/maintaining.md's figure
     assert "published rows without labels or domain (no gold): test 2785" in printed
     assert "40 new rows (stratified: in_domain train 32, validation 4, test 4)" in printed
     for command in (("validate",), ("baseline",), ("release", "build")):

@@ -67,8 +67,8 @@ def test_dvc_metrics_show_is_the_headline_in_120_columns(project: Path):
     assert metrics["alpha"] is not None and 0 < metrics["kept"] <= 1
 
 
-def test_dvc_exp_show_shows_the_readme_columns(project: Path):
-    """The README's invocation picks columns a 120-column terminal shows whole (DVC draws
+def test_dvc_exp_show_shows_the_documented_columns(project: Path):
+    """docs/pipeline.md's invocation picks columns a 120-column terminal shows whole (DVC draws
     `…` for every column it has no room for: all of them, with every param shown)."""
     pick = keep_pattern()  # docs/pipeline.md's own invocation
     text = sh(
@@ -157,7 +157,7 @@ def test_looking_and_scoring_leave_git_status_clean(project: Path):
 
 
 def test_exp_show_only_changed_compares_a_change_readably(project: Path):
-    """A changed param in the workspace: the README's `--only-changed` invocation shows it
+    """A changed param in the workspace: docs/pipeline.md's `--only-changed` invocation shows it
     and the metrics it moved, whole, in 120 columns; the run cache puts the build back."""
     before = (project / "params.yaml").read_text(encoding="utf-8")
     # Edited as text: a YAML dump would reorder every mapping, which DVC shows as changed.

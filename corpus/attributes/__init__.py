@@ -1,5 +1,5 @@
 """The measured attributes: one module per attribute, each a registered
-:class:`~rucola.corpus.measured.MeasuredAttribute` (README, "How to add ... an attribute").
+:class:`~rucola.corpus.measured.MeasuredAttribute` (docs/extending.md, "A measured attribute").
 
 Every module of this package is imported here, so an attribute registers itself by being
 defined: a new attribute needs no line anywhere else. ``measure`` writes the columns of

@@ -3,7 +3,7 @@
 A reader (``corpus.sources.formats``, one registered class per ``type``) only turns a file
 into ``RawExample`` records with their origin; deciding labels, expanding alternations and
 de-duplicating happen in ``corpus.extract`` for every format alike. A new format is one
-module of ``corpus.sources.formats`` (README, "How to add a rule, a reader, a stage").
+module of ``corpus.sources.formats`` (docs/extending.md, "A source reader").
 """
 
 from __future__ import annotations

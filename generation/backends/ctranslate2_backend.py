@@ -2,7 +2,7 @@
 
 CTranslate2 runs Transformer inference in C++ with fused kernels, int8/fp16 weights and
 its own length-sorted token-budget batching; on the CPU it is 5-8x faster than
-transformers (the README's benchmark table, ``python benchmarks/generation.py``).
+transformers (docs/testing.md's benchmark table, ``python benchmarks/generation.py``).
 Conversion (``ct2-transformers-converter``) is done once per model folder, quantisation
 and CTranslate2 version, and cached.
 """

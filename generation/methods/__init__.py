@@ -1,7 +1,7 @@
 """The generation methods: one module per ``method`` of ``generate.generators``, each a
 registered :class:`~rucola.generation.methods.base.GenerationMethod` owning the model of
-its settings, the language it reads, its checks and its worker (README, "How to add ...
-a generation method").
+its settings, the language it reads, its checks and its worker (docs/extending.md, "A
+generation method").
 
 Every module of this package is imported here, so a method registers itself by being
 defined: a new method needs no line anywhere else. ``rucola.registry.GENERATION_METHODS``

@@ -109,7 +109,7 @@ def _suggestion(loc: tuple[str | int, ...], root: type[BaseModel], data: Any = N
         return f" (did you mean {close[0]}?)"
     if len(known) <= 12:
         return f" (known: {', '.join(known)})"
-    return " (see the README's params table)"
+    return " (see the params table, docs/params.md)"
 
 
 _TYPE_WORDS = {

@@ -78,7 +78,7 @@ DEFAULT_MARKS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Kind:
-    """How the README's params table names a type (and, for paths, what a command does
+    """How the params table (docs/params.md) names a type (and, for paths, what a command does
     with it: an ``output`` is written, so its key is checked to stay in the repository)."""
 
     text: str
@@ -310,7 +310,7 @@ Length = _count(100_000, least=0)  # tokens of one sentence
 
 
 def _key(default: Any, doc: str, **kw: Any) -> Any:
-    """A params key: its default (``...``: required) and what it means (the README's)."""
+    """A params key: its default (``...``: required) and what it means (docs/params.md's)."""
     if callable(default):  # a factory: list, dict, a section model, a lambda
         return Field(default_factory=default, description=doc, **kw)
     return Field(default, description=doc, **kw)

@@ -1,6 +1,6 @@
 """Code fingerprints (``rucola fingerprint``, ``reports/code/``): each command's covers
 exactly the code it runs and the settings models it reads, so that a code change reruns
-exactly the stages whose code it touches (README, "Code fingerprints")."""
+exactly the stages whose code it touches (docs/extending.md, "Code fingerprints")."""
 
 from __future__ import annotations
 

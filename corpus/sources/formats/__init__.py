@@ -1,5 +1,5 @@
 """The formats of ``extract.sources``: one module per ``type``, each a registered
-:class:`~rucola.corpus.sources.records.SourceReader` (README, "How to add ... a reader").
+:class:`~rucola.corpus.sources.records.SourceReader` (docs/extending.md, "A source reader").
 
 Every module of this package is imported here, so a reader registers itself by being
 defined: a new format needs no line anywhere else. ``rucola.registry.SOURCE_READERS``
