@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from dvc_project import copy_project, git, run, sh
+from dvc_project import copy_of_built, git, run, sh
 from test_growing_corpus import FIVE, PUBLISHED, write_sheet
 
 pytestmark = pytest.mark.slow
@@ -87,15 +87,13 @@ def write_errata(root: Path, shared: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def maintained(shared_data: Path, tmp_path_factory) -> dict[str, object]:
+def maintained(shared_data: Path, built_sample: Path, tmp_path_factory) -> dict[str, object]:
     base = tmp_path_factory.mktemp("second_machine")
     remotes = base / "remotes"
-    root = copy_project(base / "a")
-    git("init", "-q", "-b", "sample", cwd=root)
+    # the sample built and committed (the session's build, copied) on a branch of its own
+    root = copy_of_built(built_sample, base / "a")
+    git("branch", "-m", "sample", cwd=root)
     set_remotes(root, remotes)
-    commit(root, "the project")
-    sh("dvc", "repro", cwd=root)
-    commit(root, "the sample reproduced")
     sample = files(root, ("data", "reports"))
 
     git("checkout", "-q", "-b", "maintained", cwd=root)

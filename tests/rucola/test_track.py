@@ -65,3 +65,31 @@ def test_instances_params_no_longer_name_leave_dvc_lock(tmp_path: Path):
 def test_a_stage_that_is_no_foreach_is_never_pruned():
     raw = {"extract": {"errata": ["data/raw/errata"]}}
     assert stale_lock_stages(raw, ["split", "track_index", "track_errata@data/raw/errata"]) == []
+
+
+# The table libraries (and numpy under them): seconds of start-up for a command that reads
+# params and writes a few small JSON files, in a DVC stage per params-named input.
+TABLE_LIBRARIES = ("pandas", "pyarrow", "numpy", "scipy", "sklearn")
+
+
+def test_a_tracker_command_loads_no_table_library():
+    """``rucola track`` and ``track-index`` (issue 44: the bookkeeping stages were a third
+    of a cold build, mostly start-up) read the repository's whole params, every registry
+    its schema checks names against included, and write JSON: none of that loads pandas,
+    pyarrow or numpy. A module made to import one at its top for a constant would."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from rucola.cli import app\n"
+        "from rucola.cli.common import read_settings\n"
+        "import rucola.track\n"
+        "read_settings(None)\n"
+        f"print(' '.join(m for m in {TABLE_LIBRARIES!r} if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [], done.stdout
