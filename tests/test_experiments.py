@@ -51,9 +51,16 @@ def baseline(built_sample: Path, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def experiments(baseline: Path) -> dict[str, subprocess.CompletedProcess[str]]:
     return {
-        setting: run("dvc", "exp", "run", "--temp", "-S", setting, cwd=baseline)
+        setting: run(
+            "dvc", "exp", "run", "--temp", "-S", setting, "-n", name(setting), cwd=baseline
+        )
         for setting in SETTINGS
     }
+
+
+def name(setting: str) -> str:
+    """An experiment's name: its threshold (``filter.min_tokens=6`` -> ``min_tokens``)."""
+    return setting.split("=")[0].split(".")[1].replace("_", "-")
 
 
 @pytest.mark.parametrize("setting", SETTINGS)
@@ -86,16 +93,17 @@ def test_dvc_exp_show_lists_every_experiment_and_the_workspace_stays_clean(basel
     assert all(metrics for metrics in found.values())  # each experiment has its metrics
 
 
-def test_an_applied_experiment_passes_lint_and_generate_keeps_its_value(baseline):
+def test_an_applied_experiment_passes_lint_and_generate_keeps_its_value(baseline, experiments):
     """Issue 33, 2: `dvc exp apply` writes params.yaml DVC's way (quoting, flow lists);
     `make lint` passes on it and `make generate` leaves it as it is, so dvc.lock, reports/
     and params.yaml go on agreeing. Runs last: it changes the workspace, then restores it."""
+    setting = "filter.min_tokens=6"
+    assert experiments[setting].returncode == 0
     try:
-        sh("dvc", "exp", "run", "--temp", "-S", "filter.min_tokens=5", "-n", "tok5", cwd=baseline)
-        sh("dvc", "exp", "apply", "tok5", cwd=baseline)
+        sh("dvc", "exp", "apply", name(setting), cwd=baseline)
         path = baseline / "params.yaml"
         applied = path.read_text(encoding="utf-8")
-        assert yaml.safe_load(applied)["filter"]["min_tokens"] == 5
+        assert yaml.safe_load(applied)["filter"]["min_tokens"] == 6
         assert rucola_dev("check", baseline) == 0
         assert rucola_dev("generate", baseline) == 0
         assert path.read_text(encoding="utf-8") == applied

@@ -258,12 +258,14 @@ def test_editing_an_input_reruns_its_tracker_and_the_stage_that_reads_it(project
 
 
 def test_switching_the_sources_in_params_and_back(project: Path):
+    """What extract reads follows params, its trackers with it (only extract and what it
+    depends on is built here: the stages after it read its output, whatever it came from)."""
     sh("dvc", "repro", cwd=project)
     params = yaml.safe_load((project / "params.yaml").read_text())
     sample = params["extract"]["sources"]
     params["extract"]["sources"] = [{"path": "data/sample/in_domain"}]
     write_params(project, params)
-    sh("dvc", "repro", cwd=project)
+    sh("dvc", "repro", "extract", cwd=project)
     rows = pq.read_table(project / "data/interim/in_domain.parquet").num_rows
     other = project / "data/more/in_domain"
     shutil.copytree(project / "data/sample/in_domain", other)
@@ -274,7 +276,7 @@ def test_switching_the_sources_in_params_and_back(project: Path):
     write_params(project, params)
     status = sh("dvc", "status", cwd=project)
     assert "extract.sources" in status and "track_extract@0" in status
-    changed = ran(sh("dvc", "repro", cwd=project))
+    changed = ran(sh("dvc", "repro", "extract", cwd=project))
     assert changed[:3] == ["track_index", "track_extract@0", "extract"]
     assert pq.read_table(project / "data/interim/in_domain.parquet").num_rows == rows + 1
     inputs = project / "reports/inputs/extract.sources"
@@ -284,15 +286,15 @@ def test_switching_the_sources_in_params_and_back(project: Path):
     params["extract"]["sources"] = [{"path": "data/sample/in_domain"}]
     write_params(project, params)
     assert "extract.sources" in sh("dvc", "status", cwd=project)
-    sh("dvc", "repro", cwd=project)
+    sh("dvc", "repro", "extract", cwd=project)
     assert pq.read_table(project / "data/interim/in_domain.parquet").num_rows == rows
     assert (inputs / "data/sample/in_domain.json").is_file()
     assert not (inputs / "data/more").exists()
-    assert "up to date" in sh("dvc", "status", cwd=project)
+    assert "up to date" in sh("dvc", "status", "extract", cwd=project)
     shutil.rmtree(project / "data/more")
     params["extract"]["sources"] = sample
     write_params(project, params)
-    sh("dvc", "repro", cwd=project)
+    sh("dvc", "repro", "extract", cwd=project)
     assert (inputs / "data/sample/learner.json").is_file()
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from dvc_project import copy_project, git, sh
+from dvc_project import copy_of_built, git, sh
 from tracked import lock_differences, tracked_files
 
 from rucola.salt import SALT_FILE
@@ -128,10 +128,11 @@ def votes_differently(root: Path, base: Path) -> int:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory) -> Path:
-    """The sample with private sheets, built once, kept as v1.0.0 and pinned by params."""
-    root = copy_project(tmp_path_factory.mktemp("hidden") / "base")
-    git("init", "-q", cwd=root)
+def base(built_sample: Path, tmp_path_factory) -> Path:
+    """The sample with private sheets, built once, kept as v1.0.0 and pinned by params
+    (from the session's build of the sample: what the private sheets do not change, the
+    generated candidates and their annotation, is not built again)."""
+    root = copy_of_built(built_sample, tmp_path_factory.mktemp("hidden") / "base")
     (root / CORPUS).mkdir(parents=True)
     for name in SHEETS:
         shutil.copy2(root / "data/sample/in_domain" / name, root / CORPUS / name)
