@@ -183,41 +183,6 @@ def test_v1_rebuilds_the_published_files_and_v1_1_keeps_every_id_and_split(proje
     print(f"\nbuild seconds: {seconds}; corrected {len(changed)}, removed {len(removed)}")
 
 
-def test_with_the_private_gold_the_published_submission_scores(project):
-    """The maintainer's gold (test_gold.csv: the labelled layout plus domain) labels the
-    test rows under their published ids; the public files stay byte-identical."""
-    test = pd.read_csv(project / RAW / "test.csv", dtype=str, keep_default_na=False)
-    digest = [int(hashlib.sha256(s.encode()).hexdigest(), 16) for s in test["sentence"]]
-    gold = test.assign(
-        acceptable=[d % 2 for d in digest],
-        error_type=["0" if d % 2 else "Syntax" for d in digest],
-        detailed_source=["Gold"] * len(test),
-        domain=["in_domain" if d % 3 else "out_of_domain" for d in digest],
-    )
-    gold.to_csv(project / RAW / "test_gold.csv", index=False, lineterminator="\n")
-    status = sh("dvc", "status", cwd=project).stdout
-    assert "data/raw/rucola_v1" in status  # the input changed
-    sh("dvc", "add", "-q", str(RAW), cwd=project)
-    build(project, "rucola-v1.yaml")
-    csv = project / "data/release/rucola_csv"
-    assert (csv / "test.csv").read_bytes() == (project / RAW / "test.csv").read_bytes()
-    private = pq.read_table(project / "data/release/private/test_gold.parquet").to_pandas()
-    assert len(private) == 2789
-    assert private["id"].tolist() == sorted(test["id"].astype(int))
-    expected = dict(zip(test["id"].astype(int), gold["acceptable"], strict=True))
-    assert all(
-        expected[i] == label for i, label in zip(private["id"], private["label"], strict=True)
-    )
-    public = pq.read_table(project / "data/release/rucola/default/test.parquet").to_pandas()
-    assert set(public["label"]) == {-1} and public["domain"].isna().all()
-    result = sh("rucola", "evaluate", str(RAW / "sample_submission.csv"), cwd=project)
-    assert "overall: n=2789" in result.stdout and "in_domain" in result.stdout
-    empty = project / "empty.csv"
-    empty.write_text("id,acceptable\n")
-    failed = sh("rucola", "evaluate", str(empty), cwd=project, ok=False)
-    assert failed.returncode == 1 and "without a prediction" in failed.stderr
-
-
 def _listed(diff: str) -> dict[str, set[tuple[str, int, str]]]:
     """(split, id, cause) of every row the Markdown of ``release diff`` lists, by kind
     (its columns: split, domain, id, sentence, change, cause)."""
@@ -311,3 +276,39 @@ def test_errata_on_v1_1_are_listed_with_their_reasons(project):
     assert report["errata"] == 5 and "test" not in report  # git: train and validation only
     private = json.loads((project / "reports/private/split.json").read_text())["errata"]
     assert private["errata"] == 5 and private["test"] == {"rows": 0}
+
+
+def test_with_the_private_gold_the_published_submission_scores(project):
+    """The maintainer's gold (test_gold.csv: the labelled layout plus domain) labels the
+    test rows under their published ids; the public files stay byte-identical. Last: a new
+    input file rebuilds from extract on, so it comes after the tests that build on v1.1."""
+    test = pd.read_csv(project / RAW / "test.csv", dtype=str, keep_default_na=False)
+    digest = [int(hashlib.sha256(s.encode()).hexdigest(), 16) for s in test["sentence"]]
+    gold = test.assign(
+        acceptable=[d % 2 for d in digest],
+        error_type=["0" if d % 2 else "Syntax" for d in digest],
+        detailed_source=["Gold"] * len(test),
+        domain=["in_domain" if d % 3 else "out_of_domain" for d in digest],
+    )
+    gold.to_csv(project / RAW / "test_gold.csv", index=False, lineterminator="\n")
+    status = sh("dvc", "status", cwd=project).stdout
+    assert "data/raw/rucola_v1" in status  # the input changed
+    sh("dvc", "add", "-q", str(RAW), cwd=project)
+    build(project, "rucola-v1.yaml")
+    csv = project / "data/release/rucola_csv"
+    assert (csv / "test.csv").read_bytes() == (project / RAW / "test.csv").read_bytes()
+    private = pq.read_table(project / "data/release/private/test_gold.parquet").to_pandas()
+    assert len(private) == 2789
+    assert private["id"].tolist() == sorted(test["id"].astype(int))
+    expected = dict(zip(test["id"].astype(int), gold["acceptable"], strict=True))
+    assert all(
+        expected[i] == label for i, label in zip(private["id"], private["label"], strict=True)
+    )
+    public = pq.read_table(project / "data/release/rucola/default/test.parquet").to_pandas()
+    assert set(public["label"]) == {-1} and public["domain"].isna().all()
+    result = sh("rucola", "evaluate", str(RAW / "sample_submission.csv"), cwd=project)
+    assert "overall: n=2789" in result.stdout and "in_domain" in result.stdout
+    empty = project / "empty.csv"
+    empty.write_text("id,acceptable\n")
+    failed = sh("rucola", "evaluate", str(empty), cwd=project, ok=False)
+    assert failed.returncode == 1 and "without a prediction" in failed.stderr
