@@ -6,7 +6,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -51,23 +51,25 @@ def renumber(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def valid_frame() -> pd.DataFrame:
+def valid_frame(case: int = 0) -> pd.DataFrame:
     """100 in-domain rows split 80/10/10 and 20 out-of-domain rows split 0/10/10, with an
-    acceptable share of 0.8 (in domain) and 0.5 (out of domain) in every split."""
+    acceptable share of 0.8 (in domain) and 0.5 (out of domain) in every split; ``case``
+    (the batch of row checks below) numbers its sentences, groups and origins apart."""
+    n, prefix = 1000 * case, f"case{case}/" if case else ""
     rows = []
     for i in range(100):
         label = int(i % 5 != 0)
         split = "train" if i < 80 else "validation" if i < 90 else "test"
         rows.append(
             {
-                "sentence": f"Мальчик номер {i} читает новую книгу.",
+                "sentence": f"Мальчик номер {i + n} читает новую книгу.",
                 "label": label,
                 "error_type": None if label else IN_DOMAIN_TYPES[i // 5 % 3],
                 "domain": "in_domain",
                 "detailed_source": "Paducheva2004",
                 "mark": "" if label else "*",
-                "group": f"g{i}",
-                "origin": f"in_domain.tsv:{i + 2}",
+                "group": f"{prefix}g{i}",
+                "origin": f"{prefix}in_domain.tsv:{i + 2}",
                 "n_tokens": 6,
                 "high_freq_share": 0.9,
                 "split": split,
@@ -77,14 +79,14 @@ def valid_frame() -> pd.DataFrame:
         label = i % 2
         rows.append(
             {
-                "sentence": f"Девочка номер {i} пишет длинное письмо.",
+                "sentence": f"Девочка номер {i + n} пишет длинное письмо.",
                 "label": label,
                 "error_type": None if label else "Hallucination",
                 "domain": "out_of_domain",
                 "detailed_source": "generated",
                 "mark": "" if label else "*",
-                "group": f"o{i}",
-                "origin": f"out_of_domain.tsv:{i + 2}",
+                "group": f"{prefix}o{i}",
+                "origin": f"{prefix}out_of_domain.tsv:{i + 2}",
                 "n_tokens": 6,
                 "high_freq_share": 0.8,
                 "split": "validation" if i < 10 else "test",
@@ -130,6 +132,80 @@ def keys(rows: list[dict]) -> set[tuple]:
 
 def locate(frame: pd.DataFrame, index: int) -> tuple[str, int]:
     return frame.at[index, "split"], int(frame.at[index, "id"])
+
+
+# --- one GX run for the row checks (issue 44) ---------------------------------------------
+# Each row check below changes a cell or two of a valid frame; run one by one, each was a
+# whole GX validation. Here every case gets a valid frame of its own (its sentences, groups
+# and origins numbered apart, so no two cases' rows meet in a table-wide check), all are
+# validated together in one run under the default params, and each test reads back the
+# failures of its own case's rows.
+
+
+@dataclass
+class RowChecks:
+    frame: pd.DataFrame  # every case's frame, one after another, as validated
+    cases: dict[tuple, int]  # case -> where its rows start in ``frame``
+    result: ValidationResult
+    report: dict
+
+    def locate(self, case: tuple, index: int) -> tuple[str, int]:
+        return locate(self.frame, self.cases[case] + index)
+
+    def cell(self, case: tuple, index: int, column: str):  # noqa: ANN201 - a cell's value
+        return self.frame.at[self.cases[case] + index, column]
+
+    def _mine(self, case: tuple, rows: list[dict]) -> list[dict]:
+        start = self.cases[case]
+        own = set(map(tuple, self.frame.iloc[start : start + ROWS][["split", "id"]].values))
+        return [r for r in rows if (r["split"], r["id"]) in own]
+
+    def failures(self, case: tuple) -> dict[str, list[dict]]:
+        """Expectation -> the case's rows it names, for each that names one."""
+        found = {f.expectation: self._mine(case, f.rows) for f in self.result.failures}
+        return {name: rows for name, rows in found.items() if rows}
+
+    def entry(self, case: tuple, name: str) -> dict:
+        """The report's entry of expectation ``name``, counted over the case's rows."""
+        entry = next(e for e in self.report["expectations"] if e["name"] == name)
+        rows = self._mine(case, entry["rows"])
+        return {"success": entry["success"], "unexpected_count": len(rows), "rows": rows}
+
+
+ROWS = len(valid_frame())
+
+
+def row_cases() -> dict[tuple, Callable[[pd.DataFrame], pd.DataFrame]]:
+    """Every case of the batched row checks: (test, its parameter) -> the change it makes."""
+    cases: dict[tuple, Callable[[pd.DataFrame], pd.DataFrame]] = {}
+    for sentence in ORDINARY:
+        cases["ordinary", sentence] = mutate("sentence", 7, sentence)
+    for sentence in LEADING_MARKS:
+        cases["leading", sentence] = mutate("sentence", 12, sentence)
+    for sentence in PARENTHESES:
+        cases["parenthesis", sentence] = mutate("sentence", 85, sentence)
+    for sentence in CONTROL:
+        cases["control", sentence] = mutate("sentence", 30, sentence)
+    for change, index, name in ROW_RULES:
+        cases["rule", name, index] = change
+    return cases
+
+
+@pytest.fixture(scope="module")
+def row_checks(tmp_path_factory) -> RowChecks:
+    frames, starts = [], {}
+    for number, (case, change) in enumerate(row_cases().items(), start=1):
+        starts[case] = len(frames) * ROWS
+        frames.append(change(valid_frame(number)))
+    frame = renumber(pd.concat(frames, ignore_index=True))
+    assert not frame["sentence"].duplicated().any(), "two cases write the same sentence"
+    result, report = run(tmp_path_factory.mktemp("row_checks"), frame)
+    # the batch breaks row checks only: every failure names rows, and every count is whole
+    assert all(f.rows for f in result.failures), result.summary()
+    for entry in report["expectations"]:
+        if entry["unexpected_count"]:
+            assert entry["unexpected_count"] == len(entry["rows"]) < 50, entry["name"]
+    return RowChecks(frame, starts, result, report)
 
 
 # --- clean data ---------------------------------------------------------------------------
@@ -184,26 +260,22 @@ def test_hash_follows_the_file(tmp_path):
     assert second["data_sha256"] == file_sha256(tmp_path / "split.parquet")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Мальчик, как всегда, опоздал (как обычно) на урок.",
-        "Он так и не объяснил, зачем пришёл (почему?).",
-        "Он ушёл (почему?)",
-        "Цена выросла на 5% за последний год.",
-        "Где он? Никто не знает, куда он делся.",
-        # printable, though some print nothing: the soft hyphen the published corpus keeps
-        "Мягкий пере\u00adнос остался, как в изданном корпусе.",
-        "Ёжик и эмодзи 😀 — печатные символы.",
-    ],
-)
-def test_ordinary_text_passes(tmp_path, sentence):
-    frame = valid_frame()
-    frame.loc[7, "sentence"] = sentence
-    result, report = run(tmp_path, frame)
-    assert result.success, result.summary()
-    assert report["success"] is True
+ORDINARY = [
+    "Мальчик, как всегда, опоздал (как обычно) на урок.",
+    "Он так и не объяснил, зачем пришёл (почему?).",
+    "Он ушёл (почему?)",
+    "Цена выросла на 5% за последний год.",
+    "Где он? Никто не знает, куда он делся.",
+    # printable, though some print nothing: the soft hyphen the published corpus keeps
+    "Мягкий пере\u00adнос остался, как в изданном корпусе.",
+    "Ёжик и эмодзи 😀 — печатные символы.",
+]
+
+
+@pytest.mark.parametrize("sentence", ORDINARY)
+def test_ordinary_text_passes(row_checks, sentence):
+    assert row_checks.failures(("ordinary", sentence)) == {}
+    assert row_checks.cell(("ordinary", sentence), 7, "sentence") == sentence
 
 
 @pytest.mark.slow
@@ -216,51 +288,46 @@ def test_a_domain_without_rows_is_skipped(tmp_path):
 # --- judgment marks and parentheses ------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "*Иван пришла.",
-        "?Мальчик читает книгу.",
-        "  #Мальчик читает книгу.",
-        "%Мальчик читает книгу.",
-        "\u00a0*Мальчик читает книгу.",
-        "*?Мальчик читает книгу.",
-    ],
-)
-def test_leading_mark_fails_and_names_the_row(tmp_path, sentence):
-    frame = valid_frame()
-    frame.loc[12, "sentence"] = sentence
-    result, report = run(tmp_path, frame)
-    assert not result.success
-    assert failed_names(result) == {LEADING}
-    rows = failure(result, LEADING).rows
-    assert keys(rows) == {locate(frame, 12)}
+LEADING_MARKS = [
+    "*Иван пришла.",
+    "?Мальчик читает книгу.",
+    "  #Мальчик читает книгу.",
+    "%Мальчик читает книгу.",
+    "\u00a0*Мальчик читает книгу.",
+    "*?Мальчик читает книгу.",
+]
+
+
+@pytest.mark.parametrize("sentence", LEADING_MARKS)
+def test_leading_mark_fails_and_names_the_row(row_checks, sentence):
+    case = ("leading", sentence)
+    failures = row_checks.failures(case)
+    assert set(failures) == {LEADING}
+    rows = failures[LEADING]
+    assert keys(rows) == {row_checks.locate(case, 12)}
     assert rows[0]["sentence"] == sentence
-    assert rows[0]["origin"] == frame.at[12, "origin"]
-    entry = next(e for e in report["expectations"] if e["name"] == LEADING)
+    assert rows[0]["origin"] == row_checks.cell(case, 12, "origin")
+    entry = row_checks.entry(case, LEADING)
     assert entry["success"] is False and entry["unexpected_count"] == 1
     assert entry["rows"] == rows
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Иван Грозный не убил (*не убивал) своего сына.",
-        "Он пришёл (?на) работу вовремя.",
-        "Он пришёл ( *X) на работу вовремя.",
-        "Он пришёл (в/на) работу вовремя.",
-        "Он пришёл (в/*на) работу вовремя.",
-    ],
-)
-def test_marked_or_slashed_parenthesis_fails(tmp_path, sentence):
-    frame = valid_frame()
-    frame.loc[85, "sentence"] = sentence
-    result, _ = run(tmp_path, frame)
-    assert not result.success
-    assert failed_names(result) == {PARENTHESIS}
-    rows = failure(result, PARENTHESIS).rows
-    assert keys(rows) == {locate(frame, 85)}
+PARENTHESES = [
+    "Иван Грозный не убил (*не убивал) своего сына.",
+    "Он пришёл (?на) работу вовремя.",
+    "Он пришёл ( *X) на работу вовремя.",
+    "Он пришёл (в/на) работу вовремя.",
+    "Он пришёл (в/*на) работу вовремя.",
+]
+
+
+@pytest.mark.parametrize("sentence", PARENTHESES)
+def test_marked_or_slashed_parenthesis_fails(row_checks, sentence):
+    case = ("parenthesis", sentence)
+    failures = row_checks.failures(case)
+    assert set(failures) == {PARENTHESIS}
+    rows = failures[PARENTHESIS]
+    assert keys(rows) == {row_checks.locate(case, 85)}
     assert rows[0]["sentence"] == sentence
 
 
@@ -355,29 +422,27 @@ def test_validate_accepts_what_extract_kept(tmp_path):
 # --- control and non-printing characters (issue 13: text is text) -----------------------
 
 
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "Мальчик чи\x00тает книгу.",
-        "Девочка пи\x07шет письмо.",
-        "Мама \u202eмоет раму.",
-        "Кот\x1b[0m спит.",
-        "Дом\ue000 стоит.",
-        "Дом стоит.\x85",
-        "Табуляция\tв тексте.",
-        "Перевод\u2028строки.",
-        "Возврат\rкаретки.",
-    ],
-)
-def test_control_character_fails_and_names_the_row(tmp_path, sentence):
-    frame = valid_frame()
-    frame.loc[30, "sentence"] = sentence
-    result, report = run(tmp_path, frame)
-    assert failed_names(result) == {UNPRINTABLE_NAME}
-    rows = failure(result, UNPRINTABLE_NAME).rows
-    assert keys(rows) == {locate(frame, 30)} and rows[0]["sentence"] == sentence
-    entry = next(e for e in report["expectations"] if e["name"] == UNPRINTABLE_NAME)
-    assert entry["unexpected_count"] == 1
+CONTROL = [
+    "Мальчик чи\x00тает книгу.",
+    "Девочка пи\x07шет письмо.",
+    "Мама \u202eмоет раму.",
+    "Кот\x1b[0m спит.",
+    "Дом\ue000 стоит.",
+    "Дом стоит.\x85",
+    "Табуляция\tв тексте.",
+    "Перевод\u2028строки.",
+    "Возврат\rкаретки.",
+]
+
+
+@pytest.mark.parametrize("sentence", CONTROL)
+def test_control_character_fails_and_names_the_row(row_checks, sentence):
+    case = ("control", sentence)
+    failures = row_checks.failures(case)
+    assert set(failures) == {UNPRINTABLE_NAME}
+    rows = failures[UNPRINTABLE_NAME]
+    assert keys(rows) == {row_checks.locate(case, 30)} and rows[0]["sentence"] == sentence
+    assert row_checks.entry(case, UNPRINTABLE_NAME)["unexpected_count"] == 1
 
 
 def test_published_rows_are_not_exempt_from_the_control_character_check(tmp_path):
@@ -441,33 +506,31 @@ def mutate(column: str, index: int, value) -> Callable[[pd.DataFrame], pd.DataFr
     return apply
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("change", "index", "name"),
-    [
-        (mutate("error_type", 1, "Syntax"), 1, "error_type: null for acceptable rows"),
-        (mutate("error_type", 5, None), 5, "error_type: set for unacceptable rows"),
-        (
-            mutate("error_type", 5, "Pragmatics"),
-            5,
-            "error_type: one of Morphology, Syntax, Semantics, Hallucination",
-        ),
-        (
-            mutate("error_type", 5, "Hallucination"),
-            5,
-            "error_type: Hallucination only out of domain",
-        ),
-        (mutate("n_tokens", 7, 3), 7, "n_tokens: between 4 and 30"),
-        (mutate("n_tokens", 8, 31), 8, "n_tokens: between 4 and 30"),
-        (mutate("origin", 9, None), 9, "origin: not null"),
-    ],
-)
-def test_row_rule_fails_and_names_the_row(tmp_path, change, index, name):
-    frame = change(valid_frame())
-    result, _ = run(tmp_path, frame)
-    assert not result.success
-    assert failed_names(result) == {name}
-    assert keys(failure(result, name).rows) == {locate(frame, index)}
+ROW_RULES = [
+    (mutate("error_type", 1, "Syntax"), 1, "error_type: null for acceptable rows"),
+    (mutate("error_type", 5, None), 5, "error_type: set for unacceptable rows"),
+    (
+        mutate("error_type", 5, "Pragmatics"),
+        5,
+        "error_type: one of Morphology, Syntax, Semantics, Hallucination",
+    ),
+    (
+        mutate("error_type", 5, "Hallucination"),
+        5,
+        "error_type: Hallucination only out of domain",
+    ),
+    (mutate("n_tokens", 7, 3), 7, "n_tokens: between 4 and 30"),
+    (mutate("n_tokens", 8, 31), 8, "n_tokens: between 4 and 30"),
+    (mutate("origin", 9, None), 9, "origin: not null"),
+]
+
+
+@pytest.mark.parametrize(("change", "index", "name"), ROW_RULES)
+def test_row_rule_fails_and_names_the_row(row_checks, change, index, name):
+    case = ("rule", name, index)
+    failures = row_checks.failures(case)
+    assert set(failures) == {name}
+    assert keys(failures[name]) == {row_checks.locate(case, index)}
 
 
 def test_hallucination_out_of_domain_is_fine(tmp_path):
