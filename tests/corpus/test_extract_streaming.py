@@ -52,18 +52,21 @@ def _outputs(tmp_path: Path, name: str) -> dict[str, str]:
 def test_the_outputs_do_not_depend_on_the_size_of_the_pieces(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
-    import rucola.io
-
     # pages of a few bytes: a page then ends where a piece ends, as a 1 MiB page does in a
-    # large table, and the bytes would show pieces written as they are
-    write_table = pq.write_table
-    monkeypatch.setattr(
-        rucola.io.pq, "write_table", lambda *a, **k: write_table(*a, **k, data_page_size=16)
-    )
+    # large table, and the bytes would show pieces written as they are (rucola.io's writer
+    # looks pyarrow.parquet.write_table up when it writes)
+    write_table, written = pq.write_table, []
+
+    def small_pages(*args, **kwargs):  # noqa: ANN202 - pyarrow's own signature
+        written.append(args[1])
+        return write_table(*args, **kwargs, data_page_size=16)
+
+    monkeypatch.setattr(pq, "write_table", small_pages)
     whole = _outputs(tmp_path, "whole")
     monkeypatch.setattr(row_store, "BATCH_ROWS", 2)
     pieces = _outputs(tmp_path, "pieces")
     assert pieces == whole and len(whole) == 4
+    assert written  # the small pages were written
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
