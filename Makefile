@@ -53,8 +53,9 @@ repro: $(VENV)/.base
 # marked slow: over about 2 s each (real DVC repositories and pipelines, the published corpus,
 # GX validation runs, benchmarks, browsers, servers).
 PYTEST_PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
+# `make test` names its 20 slowest tests (the suite's budget: docs/testing.md).
 test: $(VENV)/.full
-	$(OFFLINE) pytest -q $(PYTEST_PARALLEL)
+	$(OFFLINE) pytest -q $(PYTEST_PARALLEL) --durations=20
 
 test-fast: $(VENV)/.full
 	$(OFFLINE) pytest -q $(PYTEST_PARALLEL) -m "not slow"
