@@ -130,12 +130,18 @@ def start_up(project: Path, env: dict[str, str], runs: int = 5) -> float:
     return sorted(seconds)[runs // 2]
 
 
-def build(label: str, project: Path, code: Path | None) -> None:
-    env = environment(code)
-    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+def cold_and_noop(label: str, project: Path, env: dict[str, str]) -> None:
+    """A cold ``dvc repro`` of ``project`` (a git repository), then three with nothing to
+    do; prints :func:`report`'s lines."""
     cold, stages = timed_repro(project, env)
     noop = min(timed_repro(project, env)[0] for _ in range(3))
     report(label, cold, stages, noop)
+
+
+def build(label: str, project: Path, code: Path | None) -> None:
+    env = environment(code)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    cold_and_noop(label, project, env)
     seconds = start_up(project, env)
     print(f"  {label}, `rucola track-index`: {seconds:.2f} s (median of 5; goal < 0.6 s)")
 
@@ -168,10 +174,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         if args.tiny:
-            project = tiny_project(tmp_path / "tiny")
-            cold, stages = timed_repro(project, environment(None))
-            noop = min(timed_repro(project, environment(None))[0] for _ in range(3))
-            report("tiny", cold, stages, noop)
+            cold_and_noop("tiny", tiny_project(tmp_path / "tiny"), environment(None))
             return
         if args.before:
             source = checkout(args.before, tmp_path / "before_source")

@@ -165,6 +165,14 @@ class RowChecks:
         found = {f.expectation: self._mine(case, f.rows) for f in self.result.failures}
         return {name: rows for name, rows in found.items() if rows}
 
+    def sole_failure(self, case: tuple, name: str, index: int) -> list[dict]:
+        """The case's rows that ``name`` names, after checking that ``name`` is the only
+        expectation failing on the case's rows and that it names row ``index`` alone."""
+        failures = self.failures(case)
+        assert set(failures) == {name}
+        assert keys(failures[name]) == {self.locate(case, index)}
+        return failures[name]
+
     def entry(self, case: tuple, name: str) -> dict:
         """The report's entry of expectation ``name``, counted over the case's rows."""
         entry = next(e for e in self.report["expectations"] if e["name"] == name)
@@ -301,10 +309,7 @@ LEADING_MARKS = [
 @pytest.mark.parametrize("sentence", LEADING_MARKS)
 def test_leading_mark_fails_and_names_the_row(row_checks, sentence):
     case = ("leading", sentence)
-    failures = row_checks.failures(case)
-    assert set(failures) == {LEADING}
-    rows = failures[LEADING]
-    assert keys(rows) == {row_checks.locate(case, 12)}
+    rows = row_checks.sole_failure(case, LEADING, 12)
     assert rows[0]["sentence"] == sentence
     assert rows[0]["origin"] == row_checks.cell(case, 12, "origin")
     entry = row_checks.entry(case, LEADING)
@@ -323,11 +328,7 @@ PARENTHESES = [
 
 @pytest.mark.parametrize("sentence", PARENTHESES)
 def test_marked_or_slashed_parenthesis_fails(row_checks, sentence):
-    case = ("parenthesis", sentence)
-    failures = row_checks.failures(case)
-    assert set(failures) == {PARENTHESIS}
-    rows = failures[PARENTHESIS]
-    assert keys(rows) == {row_checks.locate(case, 85)}
+    rows = row_checks.sole_failure(("parenthesis", sentence), PARENTHESIS, 85)
     assert rows[0]["sentence"] == sentence
 
 
@@ -438,10 +439,8 @@ CONTROL = [
 @pytest.mark.parametrize("sentence", CONTROL)
 def test_control_character_fails_and_names_the_row(row_checks, sentence):
     case = ("control", sentence)
-    failures = row_checks.failures(case)
-    assert set(failures) == {UNPRINTABLE_NAME}
-    rows = failures[UNPRINTABLE_NAME]
-    assert keys(rows) == {row_checks.locate(case, 30)} and rows[0]["sentence"] == sentence
+    rows = row_checks.sole_failure(case, UNPRINTABLE_NAME, 30)
+    assert rows[0]["sentence"] == sentence
     assert row_checks.entry(case, UNPRINTABLE_NAME)["unexpected_count"] == 1
 
 
@@ -527,10 +526,7 @@ ROW_RULES = [
 
 @pytest.mark.parametrize(("change", "index", "name"), ROW_RULES)
 def test_row_rule_fails_and_names_the_row(row_checks, change, index, name):
-    case = ("rule", name, index)
-    failures = row_checks.failures(case)
-    assert set(failures) == {name}
-    assert keys(failures[name]) == {row_checks.locate(case, index)}
+    row_checks.sole_failure(("rule", name, index), name, index)
 
 
 def test_hallucination_out_of_domain_is_fine(tmp_path):
