@@ -106,7 +106,7 @@ def salt_folder(
     # what a commit needs (rucola.release.committed): the .dvc file and the .gitignore rule
     commit = shlex.join([f"{normal}.dvc", *([gitignore.as_posix()] if gitignore else [])])
     out.print(
-        f"salt: {normal} {verb} ({target.as_posix()}); `dvc add {normal}`, then "
+        f"salt: {normal} {verb} ({target.as_posix()}); `dvc add {shlex.quote(normal)}`, then "
         f"`git add {commit}` and commit",
         markup=False,
         soft_wrap=True,
