@@ -30,7 +30,6 @@ Every problem is one line naming ``FILE:LINE`` (exit 1), found before anything i
 from __future__ import annotations
 
 import json
-import subprocess
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -53,6 +52,7 @@ from rucola.corpus.pin import id_scope
 from rucola.corpus.sources.text import read_text
 from rucola.csvfile import dict_records, records
 from rucola.errors import RucolaError, check_header
+from rucola.git_tracked import held_by_git
 
 if TYPE_CHECKING:
     from rucola.settings import Categories, Params
@@ -127,32 +127,13 @@ class Erratum:
 # -- reading ----------------------------------------------------------------------------
 
 
-def _tracked(path: Path) -> bool:
-    """Whether git tracks ``path`` (a file of the index, staged or committed)."""
-    try:
-        found = subprocess.run(
-            # literal: a name such as ``e*.csv`` is a file name here, not a pattern
-            ["git", "--literal-pathspecs", "-C", str(path.parent), "ls-files"]
-            + ["--error-unmatch", "--", path.name],
-            capture_output=True,
-            check=False,
-        )
-    except OSError:  # no git here: nothing can be committed either
-        return False
-    return found.returncode == 0
-
-
 def check_not_in_git(path: Path) -> None:
     """An errata file committed to git would publish what it says of hidden test rows:
     refused while git tracks it (nothing to check outside a git work tree). The file read is
-    the one a symbolic link points at: a link git does not track, to a file it does, is
-    refused too, as is a tracked link."""
-    target = path.resolve()
-    if _tracked(path):
-        shown = ""
-    elif target != path.absolute() and _tracked(target):
-        shown = f" (the link points at {target}, which git tracks)"
-    else:
+    the one refused: a symbolic link git does not track, to a file it does, is refused too,
+    as is a tracked link, and a hard link to a tracked file (``rucola.git_tracked``)."""
+    shown = held_by_git(path)
+    if shown is None:
         return
     raise RucolaError(
         f"errata file committed to git{shown}; it may name hidden test rows",

@@ -21,7 +21,9 @@ Where the secret lives: in the salted folder itself, in the DVC cache and the pr
 remote (``dvc push``; a second machine gets it with ``dvc pull``), never in git. CI and
 the sample need none: the sample's inputs are public (git tracks them). A path *inside* a
 salted folder (a file or a sub-folder) is refused as an input: DVC would record its own
-md5, unsalted; name the salted folder instead.
+md5, unsalted; name the salted folder instead. A salt git holds (force-added, or a link
+to a file git tracks: :mod:`rucola.git_tracked`) is public, and so would be every hash
+under it: refused wherever a salt is read or written.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ import hashlib
 import hmac
 import os
 import secrets
+import shlex
 from pathlib import Path
 
 from rucola.errors import RucolaError
+from rucola.git_tracked import held_by_git
 
 SALT_FILE = "rucola-salt"
 # The salt's length is random too, so a folder's size tells no file's size exactly.
@@ -54,6 +58,7 @@ def read_salt(folder: str | Path) -> bytes:
     """The salt of a salted folder; one line naming the file when it is unreadable or too
     short to be a salt (a person's empty placeholder)."""
     salt = salt_path(folder)
+    check_not_in_git(salt)
     try:
         data = salt.read_bytes()
     except OSError as exc:
@@ -65,6 +70,24 @@ def read_salt(folder: str | Path) -> bytes:
             hint=f"remove it and run `rucola salt {Path(folder).as_posix()}`",
         )
     return data
+
+
+def check_not_in_git(salt: Path) -> None:
+    """A salt git holds is public: whatever is fingerprinted under it can be tested against
+    a guess again. One line naming it and how to untrack it and salt anew (the commit
+    keeps the old salt in git's history)."""
+    if not (salt.exists() or salt.is_symlink()):
+        return
+    shown = held_by_git(salt)
+    if shown is None:
+        return
+    folder = salt.parent.as_posix()
+    raise RucolaError(
+        f"git tracks this salt{shown}: every hash under it could be tested against a guess",
+        salt,
+        hint=f"`git rm --cached {shlex.quote(salt.as_posix())}`, then remove it and run "
+        f"`rucola salt {shlex.quote(folder)}` for a new salt (git's history keeps the old one)",
+    )
 
 
 def salted_ancestor(path: str | Path) -> Path | None:
@@ -85,6 +108,7 @@ def salt(folder: str | Path) -> tuple[Path, bool]:
     if folder.exists() and not folder.is_dir():
         raise RucolaError("not a folder; a salt goes into the folder of private files", folder)
     target = salt_path(folder)
+    check_not_in_git(target)
     if target.is_symlink() or (target.exists() and not target.is_file()):
         raise RucolaError("exists and is not a plain file; refusing to use it as a salt", target)
     if target.exists():

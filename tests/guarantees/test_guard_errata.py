@@ -8,6 +8,7 @@ stage set aside); each writes one errata file that breaks one rule of ``corpus.e
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -295,3 +296,28 @@ def test_an_untracked_link_to_a_tracked_errata_file_is_refused(run_cli, project)
     assert "git rm --cached" in line
     subprocess.run(["git", "rm", "-q", "--cached", "private/tracked.csv"], cwd=project, check=True)
     assert run_cli("split", cwd=project)[0] == 0  # untracked, the link's file applies
+
+
+def test_a_hard_link_to_a_tracked_errata_file_is_refused(run_cli, project):
+    """A second name for a tracked file passed the git check (the symbolic link was
+    refused): the same ``(st_dev, st_ino)`` as a path git lists is the same file."""
+    write_errata(project / "private/tracked.csv", "train,in_domain,1,label,1,user report")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "private/tracked.csv"], cwd=project, check=True)
+    os.link(project / "private/tracked.csv", project / "errata.csv")
+    line = refused(run_cli, project, "errata.csv", "committed to git", "hard link", "tracked.csv")
+    assert "git rm --cached" in line
+    subprocess.run(["git", "rm", "-q", "--cached", "private/tracked.csv"], cwd=project, check=True)
+    assert run_cli("split", cwd=project)[0] == 0  # untracked, the linked file applies
+
+
+def test_a_hard_link_git_does_not_track_is_no_reason_to_refuse(run_cli, project):
+    """DVC's cache links the files it tracks: two names for one untracked file are fine."""
+    write_errata(project / "errata.csv", "train,in_domain,1,label,1,user report")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / ".dvc/cache").mkdir(parents=True)
+    os.link(project / "errata.csv", project / ".dvc/cache/0a1b")
+    assert os.stat(project / "errata.csv").st_nlink == 2
+    write_project(project, ["errata.csv"])
+    code, _, stderr = run_cli("split", cwd=project)
+    assert code == 0, stderr

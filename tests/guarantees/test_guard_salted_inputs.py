@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -55,6 +57,68 @@ def test_salt_refuses_paths_outside_the_repository_and_a_false_salt(run_cli, tmp
     code, _, err = run_cli("salt", "f", cwd=tmp_path)
     assert code == 1
     one_error_line(err, "f/rucola-salt", "not a salt")
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("name", ["err[1]", "errata ", "*"])
+def test_salt_ignores_a_folder_whose_name_git_reads_as_a_pattern(run_cli, tmp_path, name):
+    """The entry was written unescaped: git ignored ``err1``, ``errata`` or every file of
+    data/raw (``.dvc`` files included), and the salt itself showed as untracked."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "data/raw").mkdir(parents=True)
+    (tmp_path / "data/raw/sheets.dvc").write_text("outs: []\n")
+    code, out, err = run_cli("salt", f"data/raw/{name}", cwd=tmp_path)
+    assert code == 0, err
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "-uall"], cwd=tmp_path, capture_output=True, text=True
+    ).stdout
+    assert "rucola-salt" not in status
+    assert "data/raw/sheets.dvc" in status and "data/raw/.gitignore" in status
+    assert f"`dvc add {shlex.quote(f'data/raw/{name}')}`" in out  # a command the shell keeps
+
+
+def test_salt_refuses_a_rule_that_hides_the_dvc_files_and_writes_nothing(run_cli, tmp_path):
+    git(tmp_path, "init", "-q")
+    (tmp_path / "data/raw").mkdir(parents=True)
+    (tmp_path / "data/raw/.gitignore").write_text("/*\n")
+    before = snapshot(tmp_path)
+    code, _, err = run_cli("salt", "data/raw/errata", cwd=tmp_path)
+    assert code == 1
+    one_error_line(err, "data/raw/.gitignore:1: /*", "data/raw/errata.dvc")
+    assert snapshot(tmp_path) == before and not (tmp_path / "data/raw/errata").exists()
+
+
+def test_a_salt_git_tracks_is_refused_wherever_it_is_read_or_written(run_cli, tmp_path):
+    """Force-added, the salt is public: nothing may be fingerprinted under it."""
+    root = project(tmp_path, ["data/raw/errata"])
+    git(root, "init", "-q")
+    assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
+    git(root, "add", "-f", "data/raw/errata/rucola-salt")
+    before = snapshot(root)
+    for command in (["salt", "data/raw/errata"], ["track", "extract.errata", "data/raw/errata"]):
+        code, _, err = run_cli(*command, cwd=root)
+        assert code == 1
+        line = one_error_line(err, "data/raw/errata/rucola-salt", "git tracks this salt")
+        assert "git rm --cached data/raw/errata/rucola-salt" in line and "rucola salt" in line
+        assert snapshot(root) == before
+    git(root, "rm", "-q", "--cached", "data/raw/errata/rucola-salt")
+    assert run_cli("track", "extract.errata", "data/raw/errata", cwd=root)[0] == 0
+
+
+def test_a_salt_hard_linked_to_a_tracked_file_is_refused(run_cli, tmp_path):
+    root = project(tmp_path, ["data/raw/errata"])
+    git(root, "init", "-q")
+    (root / "public.bin").write_bytes(b"k" * 64)
+    git(root, "add", "public.bin")
+    os.link(root / "public.bin", root / "data/raw/errata/rucola-salt")
+    before = snapshot(root)
+    code, _, err = run_cli("track", "extract.errata", "data/raw/errata", cwd=root)
+    assert code == 1
+    one_error_line(err, "data/raw/errata/rucola-salt", "a hard link to", "public.bin")
+    assert snapshot(root) == before
 
 
 def test_errata_outside_a_salted_folder_are_refused(run_cli, tmp_path):
