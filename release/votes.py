@@ -13,6 +13,9 @@ the worker id replaced by an annotator id: an HMAC-SHA256 of the worker id under
   secret the maintainer keeps outside the repository; ``sample`` uses :data:`SAMPLE_KEY`,
   published here and therefore no secret: good for trying the pipeline, refused by
   ``rucola release publish``.
+- A new key must be worth :data:`MIN_KEY_BITS` by a stated estimate
+  (:mod:`rucola.release.key_strength`); a key a kept version (``data/releases/vX.Y.Z``) was
+  built with is taken whatever it is worth, with a warning (:func:`check_key_strength`).
 - The key's fingerprint (:func:`key_fingerprint`, an HMAC of a fixed message, which tells
   nothing about the key) travels with every votes file (:data:`KEY_METADATA` in the parquet
   schema metadata) and the card, so that ``publish`` can tell which key built a release
@@ -30,6 +33,7 @@ import hmac
 import json
 import math
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +45,7 @@ import pyarrow.parquet as pq
 
 from rucola.corpus import schema
 from rucola.errors import RucolaError
+from rucola.release.key_strength import GOOD_KEY_COMMAND, MIN_KEY_BITS, key_bits
 from rucola.settings import AnnotatorKey as KeyKind
 from rucola.stage import read_table
 
@@ -49,7 +54,6 @@ KEY_PARAM = "release.annotator_key"
 # The sample's key: published with the code, so NOT a secret. Anyone can recompute the
 # annotator id of a worker id they know; ``rucola release publish`` refuses such a release.
 SAMPLE_KEY = "rucola-sample-annotator-key: published with the code, not a secret"
-MIN_KEY_LENGTH = 16  # characters of an env key: a short one could be found by trying keys
 ID_LENGTH = 16  # hex digits of the HMAC kept: 64 bits, no collision among any crowd's workers
 # The message whose HMAC is the key's fingerprint; the NUL byte keeps it apart from any
 # worker id (so a fingerprint is never some worker's annotator id).
@@ -142,13 +146,62 @@ def require_key(kind: KeyKind, environ: Mapping[str, str] | None = None) -> Anno
             hint=f"export {ENV_VARIABLE} with the maintainer's secret key, or set "
             f"{KEY_PARAM}: sample to build with the sample's published key (not publishable)",
         )
-    if key.kind == "env" and len(key.key) < MIN_KEY_LENGTH:
-        raise RucolaError(
-            f"{KEY_PARAM} is 'env' but ${ENV_VARIABLE} has {len(key.key)} characters: a key "
-            f"shorter than {MIN_KEY_LENGTH} could be guessed, and with it every annotator",
-            hint="e.g. python -c 'import secrets; print(secrets.token_hex(32))'",
-        )
+    if key.kind == "env":
+        check_key_strength(key)
     return key
+
+
+def kept_fingerprints(root: Path | None = None) -> dict[str, list[str]]:
+    """The fingerprints of the keys kept versions were built with (``data/releases/vX.Y.Z``,
+    ``rucola release keep``), each with the versions: read from their votes files' schema
+    metadata, where every build records its key's kind and fingerprint (never the key)."""
+    from rucola.release.keep import KEPT_ROOT
+
+    root = KEPT_ROOT if root is None else root
+    found: dict[str, list[str]] = {}
+    if not root.is_dir():
+        return found
+    for version in sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("v")):
+        files = [*version.glob(f"*/{VOTES_CONFIG}/*.parquet"), *version.glob(f"*/{PRIVATE_FILE}")]
+        for path in sorted(files):
+            try:
+                meta = recorded_key(path)
+            except RucolaError:
+                continue  # an unreadable file records nothing
+            if meta and meta.get("kind") == "env" and isinstance(meta.get("fingerprint"), str):
+                versions = found.setdefault(meta["fingerprint"], [])
+                if version.name not in versions:
+                    versions.append(version.name)
+    return found
+
+
+_WARNED: set[str] = set()
+
+
+def check_key_strength(key: AnnotatorKey, kept_root: Path | None = None) -> None:
+    """A new key worth less than :data:`MIN_KEY_BITS` by :func:`key_bits` is refused; a key
+    a kept version was built with is taken whatever it is worth, with a warning on stderr:
+    the same key must give the same annotator ids in every version."""
+    bits = key_bits(key.key)
+    if bits >= MIN_KEY_BITS:
+        return
+    versions = kept_fingerprints(kept_root).get(key.fingerprint)
+    if versions:
+        if key.fingerprint not in _WARNED:
+            _WARNED.add(key.fingerprint)
+            print(
+                f"warning: ${ENV_VARIABLE} is worth about {bits:.0f} bits (a new key needs "
+                f"{MIN_KEY_BITS}), taken because {', '.join(versions)} was built with it "
+                "(its fingerprint): the same key keeps every annotator's id",
+                file=sys.stderr,
+            )
+        return
+    raise RucolaError(
+        f"{KEY_PARAM} is 'env' but ${ENV_VARIABLE} is worth about {bits:.0f} bits by "
+        f"rucola's estimate (repeats, runs, words; at least {MIN_KEY_BITS} needed): it could "
+        "be guessed, and with it every annotator",
+        hint=f"make one with {GOOD_KEY_COMMAND} and keep it secret",
+    )
 
 
 # -- the votes table ----------------------------------------------------------------

@@ -254,7 +254,7 @@ def test_annotator_ids_are_stable_with_one_key_and_differ_with_another(tmp_path,
     assert len(annotator_id(worker(1), KEY)) == 16 and worker(1) not in expected
 
 
-@pytest.mark.parametrize("value", [None, "", "short"])
+@pytest.mark.parametrize("value", [None, "", "short", "aaaaaaaaaaaaaaaa"])
 def test_env_key_missing_with_votes_is_an_error_and_nothing_is_written(
     tmp_path, monkeypatch, value
 ):
