@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,33 @@ def test_errata_written_into_a_folder_salt_it_once(run_cli, tmp_path):
                                    "errata/review.csv", cwd=tmp_path)  # fmt: skip
     assert code == 0, stderr
     assert salt.read_bytes() == first and "salted" not in stdout.split("next:")[0]
+
+
+def test_errata_folder_whose_name_git_reads_as_a_pattern_stays_out_of_git(run_cli, tmp_path):
+    """The folder's entry is escaped (``/err\\[1\\]``): unescaped, git ignored ``err1``
+    and showed the errata and the salt as untracked, one ``git add -A`` from a commit."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    write_review(tmp_path, review_export())
+    code, _, stderr = run_cli("audit", "import", "export.json", "--out",
+                              "data/raw/err[1]/review.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 0, stderr
+    assert (tmp_path / "data/raw/.gitignore").read_text(encoding="utf-8") == "/err\\[1\\]\n"
+    status = subprocess.run(["git", "status", "--porcelain", "-uall"], cwd=tmp_path,
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert "err[1]/" not in status and "data/raw/.gitignore" in status
+
+
+def test_a_rule_hiding_the_errata_folders_dvc_file_is_refused_before_writing(run_cli, tmp_path):
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    write_review(tmp_path, review_export())
+    (tmp_path / "data/raw").mkdir(parents=True)
+    (tmp_path / "data/raw/.gitignore").write_text("/*\n", encoding="utf-8")
+    code, stdout, stderr = run_cli("audit", "import", "export.json", "--out",
+                                   "data/raw/errata/review.csv", cwd=tmp_path)  # fmt: skip
+    assert code == 1 and stdout == ""
+    assert "data/raw/errata.dvc" in stderr and len(stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "data/raw/errata").exists()
+    assert (tmp_path / "data/raw/.gitignore").read_text(encoding="utf-8") == "/*\n"
 
 
 def test_the_same_answers_in_any_order_give_the_same_bytes(run_cli, tmp_path):
