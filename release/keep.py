@@ -50,13 +50,13 @@ from rucola.ownership import (
     is_scratch_name,
     temporary_folder,
 )
+from rucola.release.kept import KEPT_ROOT
 from rucola.release.manifest import verified_files
 from rucola.salt import salt
 
 if TYPE_CHECKING:
     from rucola.settings import Params
 
-KEPT_ROOT = Path("data/releases")
 # The names inside a kept version: release diff finds the gold and the ledger in ../private.
 PUBLIC, COMPAT, PRIVATE = "rucola", "rucola_csv", "private"
 

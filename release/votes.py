@@ -45,6 +45,7 @@ import pyarrow.parquet as pq
 
 from rucola.corpus import schema
 from rucola.errors import RucolaError
+from rucola.release.kept import KEPT_ROOT
 from rucola.release.key_strength import GOOD_KEY_COMMAND, MIN_KEY_BITS, key_bits
 from rucola.settings import AnnotatorKey as KeyKind
 from rucola.stage import read_table
@@ -155,8 +156,6 @@ def kept_fingerprints(root: Path | None = None) -> dict[str, list[str]]:
     """The fingerprints of the keys kept versions were built with (``data/releases/vX.Y.Z``,
     ``rucola release keep``), each with the versions: read from their votes files' schema
     metadata, where every build records its key's kind and fingerprint (never the key)."""
-    from rucola.release.keep import KEPT_ROOT
-
     root = KEPT_ROOT if root is None else root
     found: dict[str, list[str]] = {}
     if not root.is_dir():
