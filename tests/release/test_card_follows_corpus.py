@@ -67,7 +67,7 @@ def spanish_rows(domains: tuple[str, ...] = ("in_domain",)) -> pd.DataFrame:
                 {
                     "sentence": f"El estudiante {i} de {domain} ha leído el libro.",
                     "label": label,
-                    "error_type": None if label else GRAMMAR[i % 3],
+                    "error_type": None if label else GRAMMAR[i // 3 % 3],
                     "domain": domain,
                     "detailed_source": ["bosque99", "rae09"][i % 2],
                     "split": split,
@@ -240,3 +240,18 @@ def test_rucola_keeps_its_csv_export_and_its_words(tmp_path):
         "of `default`'s test split)." in card
     )
     assert "the publication or generator the sentence comes from" in card
+
+
+def test_the_command_says_the_csv_folder_is_left_empty(run_cli, tmp_path):
+    """`rucola release build` said `RuCoLA CSV layout in ... None` of a corpus without it."""
+    from release_params import RELEASE_PARAMS
+    from test_build import write_input
+
+    write_input(tmp_path / "data", spanish_rows())
+    corpus = yaml.safe_dump({"corpus": ESCOLA}, allow_unicode=True, sort_keys=False)
+    (tmp_path / "params.yaml").write_text(RELEASE_PARAMS + corpus, encoding="utf-8")
+    code, stdout, stderr = run_cli("release", "build", cwd=tmp_path)
+    assert code == 0, stderr
+    line = " ".join(stdout.split())
+    assert "no RuCoLA CSV layout (out/rucola_csv left empty: not RuCoLA's layout)" in line
+    assert "None" not in line
