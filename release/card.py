@@ -12,6 +12,12 @@ is said only of a domain the release has rows of, and the card's comparisons wit
 paper and its published files only of RuCoLA (``corpus.name`` ``rucola``); a corpus without
 categories gets no category columns or plot, and one without test rows no test split.
 
+The card follows the corpus the params describe (issue 45): the folders by the names they
+have (``release.out``, ``release.compat``), the length plot in the language profile's
+tokens, the categories of the domains with rows only, votes described as what they are
+(crowd rounds on candidates, or votes on existing rows), and the CSV layout only where the
+release has one (:func:`has_csv_layout`).
+
 A build of the embedded sample says so: when every source of sentences that params name
 (``extract.sources``, ``generate.sources``) lies under ``data/sample/``, the sentences were
 written by this project, so the card's title, ``pretty_name`` and description call it a
@@ -186,9 +192,8 @@ def has_csv_layout(params: Params, domains: Sequence[str]) -> bool:
     an empty out-of-domain file or an ``error_type`` of 0 in every row, so it has none."""
     if is_rucola(params):
         return True
-    rucola_domains = schema.RUCOLA_DOMAINS
     categories = params.corpus.categories
-    return all(d in domains and categories.of(d) for d in rucola_domains)
+    return all(d in domains and categories.of(d) for d in schema.RUCOLA_DOMAINS)
 
 
 def tokens_named(params: Params) -> str:
