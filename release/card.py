@@ -278,7 +278,8 @@ def source_rows(frame: pd.DataFrame, categories: Sequence[str]) -> list[dict[str
         bad = known.loc[known["label"] == schema.UNACCEPTABLE, "error_type"]
         rows.append(
             {
-                "source": source,
+                # a cell of the table: a `|` in a file name would split it
+                "source": str(source).replace("|", "\\|"),
                 "domain": domain,
                 "sentences": len(known),
                 "acceptable": _share(known["label"] == schema.ACCEPTABLE),

@@ -8,7 +8,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from rucola.settings.text import CardBibTeX, CardMarkdown, CardTitle, CardUrl, CardWord
+from rucola.settings.text import (
+    CardBibTeX,
+    CardLabel,
+    CardMarkdown,
+    CardTitle,
+    CardUrl,
+    CardWord,
+)
 from rucola.settings.types import (
     DEFAULT_MARKS,
     DOMAINS,
@@ -218,7 +225,7 @@ class ExtractSource(Section):
     type: SourceType | None = _key(
         None, "null: by extension (`.tsv`/`.csv` sheet, `.txt` list, `.m2` learner edits)"
     )
-    source: str | None = _key(None, "`detailed_source` of its rows; null: the file name")
+    source: CardLabel | None = _key(None, "`detailed_source` of its rows; null: the file name")
     domain: Domain | None = _key(
         None, "null: `in_domain`, `learner` for m2 (a RuCoLA CSV: by its file name)"
     )

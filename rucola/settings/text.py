@@ -1,10 +1,11 @@
 """What a text of the corpus's identity may hold: the words that reach the dataset card.
 
-Every text of ``corpus`` that the card prints (``pretty_name`` in its title and YAML, the
-description, the lines per domain, the licence note, the citations, the homepage, the
-category names in its tables) is the maintainer's, yet the card is published as it is. A
-character or a piece of markup that changes what a reader sees, or what the Hub reads, is
-refused here, where params are read, with one line naming the key:
+Every text of params that the card prints (in ``corpus``: ``pretty_name`` in its title and
+YAML, the description, the lines per domain, the licence note, the citations, the homepage,
+the category names in its tables; a source's ``detailed_source``, ``extract.sources[i].source``)
+is the maintainer's, yet the card is published as it is. A character or a piece of markup
+that changes what a reader sees, or what the Hub reads, is refused here, where params are
+read, with one line naming the key:
 
 - control characters (Unicode Cc: NUL, BEL, the terminal's ANSI escapes ``ESC [``; tabs and
   line breaks of a multi-line text excepted): a terminal or a viewer acts on them;
@@ -93,3 +94,4 @@ CardMarkdown = Annotated[Description, _checked(lines=True)]
 CardBibTeX = Annotated[BibTeX, _checked(lines=True)]
 CardUrl = Annotated[Url, _checked(lines=False)]
 CardWord = Annotated[Text, _checked(lines=False)]
+CardLabel = Annotated[str, _checked(lines=False)]  # any one-line text, empty included

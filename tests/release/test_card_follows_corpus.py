@@ -143,6 +143,14 @@ def test_a_spanish_card_names_its_corpus_and_nothing_of_rucola(tmp_path):
     assert all("csv" not in json.dumps(entry) for entry in manifest["files"])
 
 
+def test_a_pipe_in_a_source_s_name_stays_in_its_cell(tmp_path):
+    """A file name is a `detailed_source`; its `|` would split the card's table row."""
+    frame = spanish_rows()
+    frame["detailed_source"] = frame["detailed_source"].replace("rae09", "rae|09.tsv")
+    public, _ = build(tmp_path, frame, ESCOLA, "escola")
+    assert "| rae\\|09.tsv | in_domain | 16 |" in card_of(public)
+
+
 def test_the_length_plot_counts_the_language_s_tokens(tmp_path):
     """The x axis is the profile's name for its tokens: `tokens` for Spanish, not RuCoLA's
     `razdel tokens` (the picture is the one drawn with that name, byte for byte)."""

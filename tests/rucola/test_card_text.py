@@ -119,3 +119,15 @@ def test_one_line_texts_refuse_a_tab_that_multiline_texts_keep():
     assert problem("a\tb", lines=True) is None
     assert "U+0009" in (problem("a\tb", lines=False) or "")
     assert len(BIDI_CONTROLS) == 12
+
+
+def test_a_source_s_detailed_source_refuses_them_too(tmp_path):
+    """`extract.sources[i].source` is the `detailed_source` the card's table prints."""
+    path = tmp_path / "custom.yaml"
+    source = {"path": "data/raw/es.tsv", "source": "rae\u202e09"}
+    body = {"corpus": ESCOLA, "extract": {"sources": [source]}}
+    path.write_text(yaml.safe_dump(body, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(RucolaError) as caught:
+        load_settings(path)
+    text = str(caught.value)
+    assert "\n" not in text and "extract.sources" in text and "U+202E" in text, text
