@@ -19,6 +19,10 @@ same input are byte-identical)::
                                    split; absent with no learner rows
     votes/{split}.parquet          per-annotator votes of train and validation rows
                                    (``release.votes``); absent without votes
+
+The CSV folder (``release.compat``) holds the published RuCoLA layout only for a corpus in
+that layout (``card.has_csv_layout``: RuCoLA, or rows of both its domains with categories);
+another corpus's is written empty, so that its files never claim RuCoLA's layout.
     release_manifest.json          every public file (this folder's and the CSV
                                    layout's): path, size, SHA-256, rows, columns
 
@@ -58,7 +62,13 @@ from rucola.corpus import schema
 from rucola.corpus.pin import id_scopes
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_json
-from rucola.release.card import render_card
+from rucola.release.card import (
+    card_categories,
+    domains_of,
+    has_csv_layout,
+    render_card,
+    tokens_named,
+)
 from rucola.release.compat import write_rucola_csv
 from rucola.release.layout import SplitFile
 from rucola.release.ledger import LEDGER_FILE, corrections_ledger
@@ -345,6 +355,9 @@ def release(
     with run:
         public, private = run.folder(out_dir), run.folder(private_dir)
         compat = run.folder(compat_dir) if compat_dir is not None else None
+        # only a corpus in RuCoLA's layout has files in it; another's CSV folder stays empty
+        domains = domains_of(public_rows)
+        csv_layout = has_csv_layout(params, domains)
         run.count_read(len(frame))
         files = [
             _write_split(rows, public, config, split)
@@ -354,8 +367,8 @@ def release(
         # every row is in exactly one of ``default`` and ``learner``
         run.count_kept(sum(f.num_examples for f in files if f.config in TEST_CONFIGS))
         files += [_write_votes(table, public, split) for split, table in votes.public.items()]
-        token_length_plot(public_rows, public / PLOTS["token_lengths"])
-        categories = params.corpus.categories.all()
+        token_length_plot(public_rows, public / PLOTS["token_lengths"], tokens_named(params))
+        categories = card_categories(params, domains)
         plots: dict[str, str | None] = {**PLOTS, "error_types": None}
         if categories:  # a corpus without categories has no picture of them
             category_plot(
@@ -372,6 +385,7 @@ def release(
             plots,
             votes=_card_votes(votes),
             folder=Path(out_dir).name,
+            csv_folder=Path(compat_dir).name if compat is not None and csv_layout else None,
         )
         (public / "README.md").write_bytes(card.encode("utf-8"))
         written = {}
@@ -388,7 +402,9 @@ def release(
             write_votes(votes.private, private / VOTES_FILE, COMPRESSION)
             written[VOTES_FILE] = votes.private.num_rows
         private.chmod(0o700)  # the gold stays private; the release is for reading
-        csv_counts = write_rucola_csv(public_rows, compat) if compat is not None else None
+        csv_counts = (
+            write_rucola_csv(public_rows, compat) if compat is not None and csv_layout else None
+        )
         write_manifest(public, compat)  # last: every public file, and nothing else
         counts: dict[str, Any] = {}
         for file in files:
@@ -429,6 +445,8 @@ def _card_votes(votes: ReleasedVotes) -> dict[str, Any] | None:
         "by_stage": dict(sorted(by_stage.items())),
         "annotators": votes.annotators(),
         "on_rows": votes.on_rows,
+        # votes that went into a label (crowd rounds on candidates), not on existing rows
+        "crowd": sum(by_split.values()) - votes.on_rows,
         "sample_key": votes.key.is_sample,
         "fingerprint": votes.key.fingerprint,
     }

@@ -12,6 +12,12 @@ is said only of a domain the release has rows of, and the card's comparisons wit
 paper and its published files only of RuCoLA (``corpus.name`` ``rucola``); a corpus without
 categories gets no category columns or plot, and one without test rows no test split.
 
+The card follows the corpus the params describe (issue 45): the folders by the names they
+have (``release.out``, ``release.compat``), the length plot in the language profile's
+tokens, the categories of the domains with rows only, votes described as what they are
+(crowd rounds on candidates, or votes on existing rows), and the CSV layout only where the
+release has one (:func:`has_csv_layout`).
+
 A build of the embedded sample says so: when every source of sentences that params name
 (``extract.sources``, ``generate.sources``) lies under ``data/sample/``, the sentences were
 written by this project, so the card's title, ``pretty_name`` and description call it a
@@ -31,7 +37,9 @@ import pandas as pd
 import yaml
 
 from rucola.corpus import schema
+from rucola.registry import LANGUAGES
 from rucola.release.layout import SplitFile
+from rucola.release.manifest import COMPAT_PREFIX
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
 from rucola.settings.corpus import RUCOLA_NAME
 
@@ -161,6 +169,48 @@ def is_rucola(params: Params) -> bool:
     return params.corpus.name == RUCOLA_NAME
 
 
+def domains_of(frame: pd.DataFrame) -> list[str]:
+    """The domains the release has rows of, in their order (a hidden test row counts in its
+    config's domain: the ``learner`` config's are learner rows)."""
+    present = set(frame["domain"].dropna()) | set(frame["config"])
+    return [d for d in schema.DOMAINS if d in present]
+
+
+def card_categories(params: Params, domains: Sequence[str]) -> list[str]:
+    """The categories of the domains the release has rows of (``domains``), each once: the
+    card's columns and plot name no category of a domain it lacks (RuCoLA's Hallucination,
+    out of domain only, is no column of a corpus without out-of-domain rows)."""
+    declared = params.corpus.categories
+    return list(dict.fromkeys(c for d in domains for c in declared.of(d)))
+
+
+def has_csv_layout(params: Params, domains: Sequence[str]) -> bool:
+    """Whether the release is written in the published RuCoLA CSV layout too
+    (``release.compat``): RuCoLA itself, or a corpus in its layout: rows of both of RuCoLA's
+    domains (its files are ``in_domain_*`` and ``out_of_domain_dev``), each declaring
+    categories (its ``error_type`` column). Another corpus's files in that layout would be
+    an empty out-of-domain file or an ``error_type`` of 0 in every row, so it has none."""
+    if is_rucola(params):
+        return True
+    categories = params.corpus.categories
+    return all(d in domains and categories.of(d) for d in schema.RUCOLA_DOMAINS)
+
+
+def tokens_named(params: Params) -> str:
+    """What the length plot calls a token: ``corpus.language``'s profile's name for them
+    (razdel tokens for Russian; read from the class, so no tokenizer loads)."""
+    return LANGUAGES[params.corpus.language].tokens_named
+
+
+def csv_lines(folder: str | None) -> dict[str, str] | None:
+    """Where the card says the CSV layout is: its folder beside this one (``folder``, the
+    name ``release.compat`` gives it) and its folder in the Hub repository (the manifest's);
+    None: the release has no CSV layout."""
+    if folder is None:
+        return None
+    return {"folder": folder, "hub": COMPAT_PREFIX.rstrip("/")}
+
+
 def domain_lines(params: Params, domains: Sequence[str]) -> list[tuple[str, str]]:
     """(the domain's name, its line) for each domain in ``domains`` (those with rows) that
     ``corpus.domain_descriptions`` describes; a line of several keeps its breaks, the
@@ -228,7 +278,8 @@ def source_rows(frame: pd.DataFrame, categories: Sequence[str]) -> list[dict[str
         bad = known.loc[known["label"] == schema.UNACCEPTABLE, "error_type"]
         rows.append(
             {
-                "source": source,
+                # a cell of the table: a `|` in a file name would split it
+                "source": str(source).replace("|", "\\|"),
                 "domain": domain,
                 "sentences": len(known),
                 "acceptable": _share(known["label"] == schema.ACCEPTABLE),
@@ -361,11 +412,13 @@ def render_card(
     plots: Mapping[str, str | None],
     votes: dict[str, Any] | None = None,
     folder: str | None = None,
+    csv_folder: str | None = None,
 ) -> str:
     """The card; ``features`` per config; ``plots`` the pictures written (``error_types``
     only with categories); ``votes`` (counts of the public votes, the key's fingerprint and
     whether it is the sample's) adds the votes section; ``folder``: the public folder's
-    name, which ``load_dataset`` is given."""
+    name, which ``load_dataset`` is given; ``csv_folder``: the name of the folder in the
+    published CSV layout, None when the release has none (:func:`has_csv_layout`)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         keep_trailing_newline=True,
@@ -375,12 +428,11 @@ def render_card(
         lstrip_blocks=True,
     )
     configs = list(dict.fromkeys(f.config for f in files))
-    present = set(frame["domain"].dropna()) | set(frame["config"])
-    domains = [d for d in schema.DOMAINS if d in present]
+    domains = domains_of(frame)
     default = set(frame.loc[frame["config"] == "default", "domain"].dropna())
     ratios = params.split.ratios.model_dump()
     identity = params.corpus
-    categories = identity.categories.all()
+    categories = card_categories(params, domains)
     licence = identity.license
     sample = is_sample(params)
     rucola = is_rucola(params)
@@ -421,6 +473,10 @@ def render_card(
         categories=categories,
         source_rows=source_rows(frame, categories),
         plots=plots,
+        csv=csv_lines(csv_folder),
+        # rows a generator made (RuCoLA's out-of-domain ones, published or not): a source
+        # is then a publication or a generator
+        generated=rucola or any(g.enabled for g in params.generate.generators.values()),
         baseline=_baseline(params.baseline.report),
         annotation=_annotation(params.annotate.report),
         human_eval=_human_eval(params.annotate.human_eval.report),

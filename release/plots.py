@@ -34,17 +34,18 @@ def _save(fig, path: str | Path) -> None:  # noqa: ANN001 - matplotlib Figure
     fig.savefig(Path(path), format="png", dpi=DPI, metadata={"Software": None})
 
 
-def token_length_plot(frame: pd.DataFrame, path: str | Path) -> None:
+def token_length_plot(frame: pd.DataFrame, path: str | Path, tokens_named: str) -> None:
     """:func:`token_length_figure` of ``frame``, saved as PNG to ``path``."""
-    _save(token_length_figure(frame), path)
+    _save(token_length_figure(frame, tokens_named), path)
 
 
-def token_length_figure(frame: pd.DataFrame):  # noqa: ANN201 - matplotlib Figure
+def token_length_figure(frame: pd.DataFrame, tokens_named: str):  # noqa: ANN201 - Figure
     """Histogram of ``n_tokens`` per domain over train and validation, and of the test split
     as one series: a per-domain histogram that counted test rows would tell the domain of a
     test sentence whose length only one domain has. Each series is an unfilled outline, so
     that none hides another (out-of-domain validation and the test split overlap). The
-    title names the test series only where there is one (CoLA publishes no test split)."""
+    title names the test series only where there is one (CoLA publishes no test split).
+    ``tokens_named``: what the language's profile calls its tokens (the x axis)."""
     fig, ax = _figure()
     lengths = frame["n_tokens"].astype("int64")
     test = (frame["split"] == "test").to_numpy()
@@ -64,7 +65,7 @@ def token_length_figure(frame: pd.DataFrame):  # noqa: ANN201 - matplotlib Figur
                     label=f"{label} ({len(values)})",
                 )
         ax.legend()
-    ax.set_xlabel("razdel tokens per sentence")
+    ax.set_xlabel(f"{tokens_named} per sentence")
     ax.set_ylabel("sentences")
     title = "Sentence length: train and validation per domain"
     ax.set_title(title + (", test as one" if test.any() else ""))

@@ -90,3 +90,11 @@ def test_the_card_is_itacolas_in_italian(itacola):
     card = (root / "data/release/itacola/README.md").read_text(encoding="utf-8")
     assert "language:\n- it\n" in card and "Trotta" in card
     assert "RuCoLA" not in card and "Russian" not in card
+    # issue 45: its players' votes judge rows that have their label, in no crowd round, and
+    # no file of RuCoLA's CSV layout is written for it (the stage's folder stays empty)
+    votes = card.split("## Annotator votes", 1)[1].split("\n## ", 1)[0]
+    assert "votes on existing sentences, which already have their label" in votes
+    assert "crowd" not in votes and "two stages" not in votes and "razdel" not in card
+    csv = root / "data/release/itacola_csv"
+    assert not [p for p in csv.iterdir() if not p.name.startswith(".")]
+    assert "sample_submission.csv" not in card and "_csv" not in card

@@ -138,9 +138,14 @@ def release_build(params: Params, source: str) -> None:
     from rucola.release.build import run_release
 
     report = run_release(params, source)
+    csv = report["compat"]
+    layout = (
+        f"RuCoLA CSV layout in {params.release.compat} {csv}"
+        if csv is not None
+        else f"no RuCoLA CSV layout ({params.release.compat} left empty: not RuCoLA's layout)"
+    )
     out.print(
-        f"release: {params.release.out} {report['configs']}; RuCoLA CSV layout in "
-        f"{params.release.compat} {report['compat']}",
+        f"release: {params.release.out} {report['configs']}; {layout}",
         soft_wrap=True,  # one line in DVC's log too (Rich wraps at 80 columns there)
     )
 

@@ -8,6 +8,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from rucola.settings.text import (
+    CardBibTeX,
+    CardLabel,
+    CardMarkdown,
+    CardTitle,
+    CardUrl,
+    CardWord,
+)
 from rucola.settings.types import (
     DEFAULT_MARKS,
     DOMAINS,
@@ -15,9 +23,7 @@ from rucola.settings.types import (
     LEARNER,
     OUT_OF_DOMAIN,
     AnnotatorKey,
-    BibTeX,
     CorpusName,
-    Description,
     Domain,
     Encoding,
     Fraction,
@@ -36,8 +42,6 @@ from rucola.settings.types import (
     Share,
     SourceType,
     Text,
-    Title,
-    Url,
     Verdict,
     _count,
     _key,
@@ -51,7 +55,7 @@ _GRAMMAR = ["Morphology", "Syntax", "Semantics"]
 
 class Categories(
     per_domain(
-        list[Text],
+        list[CardWord],
         "the categories of its unacceptable rows (`[]`: none)",
         {
             IN_DOMAIN: _GRAMMAR,
@@ -134,7 +138,7 @@ Language Processing",
 
 class DomainDescriptions(
     per_domain(
-        Description | None,
+        CardMarkdown | None,
         "the card's line on where its rows come from, after the domain's name; null: none",
         RUCOLA_DOMAINS,
     )
@@ -147,20 +151,20 @@ class Corpus(Section):
     name: CorpusName = _key(
         RUCOLA_NAME, "the dataset's name: the Hub repository and `load_dataset` name"
     )
-    pretty_name: Title = _key(RUCOLA_PRETTY_NAME, "the card's title and `pretty_name`")
+    pretty_name: CardTitle = _key(RUCOLA_PRETTY_NAME, "the card's title and `pretty_name`")
     language: Language = _key("ru", "language profile (ISO 639-1): tokens, lemmas, word list")
-    description: Description | None = _key(
+    description: CardMarkdown | None = _key(
         RUCOLA_DESCRIPTION, "the card's opening paragraphs (Markdown); null: none"
     )
     domain_descriptions: DomainDescriptions = _key(
         DomainDescriptions, "the card's line per domain with rows"
     )
-    homepage: Url | None = _key(None, "the corpus's web page, on the card; null: none")
+    homepage: CardUrl | None = _key(None, "the corpus's web page, on the card; null: none")
     license: LicenseId = _key("apache-2.0", "the labels' licence: a Hub licence id")
-    license_note: Description | None = _key(
+    license_note: CardMarkdown | None = _key(
         RUCOLA_LICENSE_NOTE, "the card's words on the sentences' rights; null: none"
     )
-    citations: list[BibTeX] = _key(
+    citations: list[CardBibTeX] = _key(
         lambda: [RUCOLA_CITATION], "BibTeX entries the card asks users to cite; `[]`: none"
     )
     categories: Categories = _key(
@@ -221,7 +225,7 @@ class ExtractSource(Section):
     type: SourceType | None = _key(
         None, "null: by extension (`.tsv`/`.csv` sheet, `.txt` list, `.m2` learner edits)"
     )
-    source: str | None = _key(None, "`detailed_source` of its rows; null: the file name")
+    source: CardLabel | None = _key(None, "`detailed_source` of its rows; null: the file name")
     domain: Domain | None = _key(
         None, "null: `in_domain`, `learner` for m2 (a RuCoLA CSV: by its file name)"
     )

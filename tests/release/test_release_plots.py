@@ -22,7 +22,7 @@ def frame() -> pd.DataFrame:
 
 
 def test_every_series_is_an_unfilled_outline_with_its_count():
-    (ax,) = token_length_figure(frame()).axes
+    (ax,) = token_length_figure(frame(), "razdel tokens").axes
     outlines = [p for p in ax.patches if isinstance(p, Polygon)]
     labels = [p.get_label() for p in outlines]
     assert labels == ["in_domain (4)", "out_of_domain (3)", "test, domain hidden (5)"]
@@ -35,7 +35,7 @@ def test_every_series_is_an_unfilled_outline_with_its_count():
 
 
 def test_the_outlines_count_each_series_apart():
-    (ax,) = token_length_figure(frame()).axes
+    (ax,) = token_length_figure(frame(), "razdel tokens").axes
     outlines = {p.get_label(): p for p in ax.patches if isinstance(p, Polygon)}
     # the step outline's top edge: its largest y is the series' tallest bin
     assert outlines["out_of_domain (3)"].get_xy()[:, 1].max() == 2
@@ -44,5 +44,5 @@ def test_the_outlines_count_each_series_apart():
 
 def test_same_rows_same_bytes(tmp_path: Path):
     for name in ("a", "b"):
-        token_length_plot(frame(), tmp_path / f"{name}.png")
+        token_length_plot(frame(), tmp_path / f"{name}.png", "razdel tokens")
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
