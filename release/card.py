@@ -148,8 +148,8 @@ def is_sample(params: Params) -> bool:
 
 def pretty_name(params: Params) -> str:
     """The card's title and ``pretty_name``: ``corpus.pretty_name``, unless the build is
-    the sample and that name does not say so (the schema's default names RuCoLA)."""
-    name = params.corpus.pretty_name
+    the sample and that name does not say so; ``corpus.name`` when it gives none."""
+    name = params.corpus.pretty_name or params.corpus.name or ""
     return SAMPLE_NAME if is_sample(params) and "sample" not in name.lower() else name
 
 
