@@ -33,7 +33,6 @@ import yaml
 from rucola.corpus import schema
 from rucola.release.layout import SplitFile
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
-from rucola.settings.corpus import RUCOLA_NAME
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -135,6 +134,11 @@ def source_paths(params: Params) -> list[str]:
     sentences) and ``generate.sources`` (what out-of-domain candidates are made from)."""
     entries = [*params.extract.sources, *params.generate.sources.values()]
     return [str(e.path) for e in entries]
+
+
+# RuCoLA's corpus.name (configs/overlays/rucola.yaml): only RuCoLA's card compares it with
+# the paper and the published files
+RUCOLA_NAME = "rucola"
 
 
 def is_sample(params: Params) -> bool:

@@ -292,7 +292,7 @@ def load_settings(path: str | Path | None = None, schema: type[Params] = Params)
     holds ``params.yaml`` to the schema it generates from, which a test extends)."""
     if path is None:
         if not Path(PARAMS_FILE).exists():
-            return schema()
+            return _without_file(schema)
         path = PARAMS_FILE
     path = Path(path)
     root, data = _parse(_read(path), path)
@@ -314,6 +314,20 @@ def load_settings(path: str | Path | None = None, schema: type[Params] = Params)
 
 # At most this many problems of one params file are listed, one line each, in file order.
 MOST_PROBLEMS = 20
+
+
+def _without_file(schema: type[Params]) -> Params:
+    """The schema's defaults when no params file is here, if they make a corpus (a test's
+    schema may); the defaults name none, so this is one line saying what to write."""
+    params = schema()
+    lacking = [dotted(p.loc) for p in cross_problems(params)]
+    if lacking:
+        raise RucolaError(
+            f"not found here, and a corpus needs {', '.join(lacking)}",
+            PARAMS_FILE,
+            hint="write them into params.yaml (docs/own-corpus.md)",
+        )
+    return params
 
 
 def _error(problems: list[Problem], root: yaml.Node | None, path: Path) -> RucolaError:
