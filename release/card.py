@@ -41,7 +41,6 @@ from rucola.registry import LANGUAGES
 from rucola.release.layout import SplitFile
 from rucola.release.manifest import COMPAT_PREFIX
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
-from rucola.settings.corpus import RUCOLA_NAME
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -145,6 +144,11 @@ def source_paths(params: Params) -> list[str]:
     return [str(e.path) for e in entries]
 
 
+# RuCoLA's corpus.name (configs/overlays/rucola.yaml): only RuCoLA's card compares it with
+# the paper and the published files
+RUCOLA_NAME = "rucola"
+
+
 def is_sample(params: Params) -> bool:
     """Whether the build is of the embedded sample: params name sources of sentences and
     every one lies under ``data/sample/`` (params paths are relative to the repository
@@ -156,8 +160,8 @@ def is_sample(params: Params) -> bool:
 
 def pretty_name(params: Params) -> str:
     """The card's title and ``pretty_name``: ``corpus.pretty_name``, unless the build is
-    the sample and that name does not say so (the schema's default names RuCoLA)."""
-    name = params.corpus.pretty_name
+    the sample and that name does not say so; ``corpus.name`` when it gives none."""
+    name = params.corpus.pretty_name or params.corpus.name or ""
     return SAMPLE_NAME if is_sample(params) and "sample" not in name.lower() else name
 
 

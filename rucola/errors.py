@@ -30,11 +30,15 @@ class RucolaError(Exception):
         path: str | Path | None = None,
         line: int | None = None,
         hint: str | None = None,
+        more: tuple[RucolaError, ...] = (),
     ) -> None:
         self.message = message
         self.path = str(path) if path is not None else None
         self.line = line
         self.hint = hint
+        # further problems of the same input, one line each after this one (a params file's
+        # every problem at once: a person fixes them in one pass, not one run per problem)
+        self.more = more
         super().__init__(self.format())
 
     @property
@@ -47,7 +51,7 @@ class RucolaError(Exception):
         text = f"{self.location}: {self.message}" if self.location else self.message
         if self.hint:
             text += f" (hint: {self.hint})"
-        return text
+        return "\n".join([text, *(other.format() for other in self.more)])
 
 
 def params_file() -> str:

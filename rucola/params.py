@@ -287,12 +287,12 @@ def load_settings(path: str | Path | None = None, schema: type[Params] = Params)
 
     ``path`` None: ``params.yaml`` in the working directory if there is one, else the
     schema's defaults. A path that is given must exist. Any problem is a ``RucolaError``
-    naming the file, the line and the dotted key (the first in file order, and how many
-    more there are). ``schema``: a subclass of ``Params`` (``python -m rucola.dev check``
+    naming the file, the line and the dotted key (every problem, one line each in file
+    order). ``schema``: a subclass of ``Params`` (``python -m rucola.dev check``
     holds ``params.yaml`` to the schema it generates from, which a test extends)."""
     if path is None:
         if not Path(PARAMS_FILE).exists():
-            return schema()
+            return _without_file(schema)
         path = PARAMS_FILE
     path = Path(path)
     root, data = _parse(_read(path), path)
@@ -312,12 +312,32 @@ def load_settings(path: str | Path | None = None, schema: type[Params] = Params)
     raise _error(problems, root, path)
 
 
+# At most this many problems of one params file are listed, one line each, in file order.
+MOST_PROBLEMS = 20
+
+
+def _without_file(schema: type[Params]) -> Params:
+    """The schema's defaults when no params file is here, if they make a corpus (a test's
+    schema may); the defaults name none, so this is one line saying what to write."""
+    params = schema()
+    lacking = [dotted(p.loc) for p in cross_problems(params)]
+    if lacking:
+        raise RucolaError(
+            f"not found here, and a corpus needs {', '.join(lacking)}",
+            PARAMS_FILE,
+            hint="write them into params.yaml (docs/own-corpus.md)",
+        )
+    return params
+
+
 def _error(problems: list[Problem], root: yaml.Node | None, path: Path) -> RucolaError:
-    """The first problem in file order as one line, with how many more there are."""
+    """Every problem, one line each in file order (at most :data:`MOST_PROBLEMS`, then how
+    many more there are), so a new corpus's params are fixed in one pass."""
     lines = [p.line or _line(root, p.loc) for p in problems]
-    first = min(range(len(problems)), key=lambda i: (lines[i] is None, lines[i] or 0, i))
-    text = problems[first].text
-    if len(problems) > 1:
-        more = len(problems) - 1
-        text += f" (and {more} more problem{'s' if more > 1 else ''})"
-    return RucolaError(text, path, lines[first], hint=problems[first].hint)
+    order = sorted(range(len(problems)), key=lambda i: (lines[i] is None, lines[i] or 0, i))
+    errors = [RucolaError(problems[i].text, path, lines[i], hint=problems[i].hint) for i in order]
+    shown_, rest = errors[:MOST_PROBLEMS], len(errors) - MOST_PROBLEMS
+    if rest > 0:
+        shown_.append(RucolaError(f"and {rest} more problem{'s' if rest > 1 else ''}", path))
+    first = shown_[0]
+    return RucolaError(first.message, path, first.line, first.hint, more=tuple(shown_[1:]))

@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
+from identity import with_identity
 
 # sentence, label, error_type, split, domain, id (published; None: new in this build)
 ROWS: list[tuple[Any, ...]] = [
@@ -62,16 +63,18 @@ def write_project(folder: Path, errata: list[str] | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.Table.from_pandas(split_input(), preserve_index=False), folder / "in.parquet")
     pq.write_table(pa.Table.from_pandas(pin_rows(), preserve_index=False), folder / "pin.parquet")
-    params = {
-        "filter": {"out": "in.parquet"},  # what split reads
-        "extract": {"errata": list(errata or [])},
-        "split": {
-            "out": "out/split.parquet",
-            "rejected": "out/rejected.parquet",
-            "report": "out/split.json",
-            "pin": ["pin.parquet"],
-        },
-    }
+    params = with_identity(
+        {
+            "filter": {"out": "in.parquet"},  # what split reads
+            "extract": {"errata": list(errata or [])},
+            "split": {
+                "out": "out/split.parquet",
+                "rejected": "out/rejected.parquet",
+                "report": "out/split.json",
+                "pin": ["pin.parquet"],
+            },
+        }
+    )
     path = folder / "params.yaml"
     path.write_text(yaml.safe_dump(params, allow_unicode=True), encoding="utf-8")
     return path

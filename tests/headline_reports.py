@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from identity import with_identity
 
 
 def cell(rows: int, share: float | None, **extra: Any) -> dict[str, Any]:
@@ -71,4 +72,6 @@ def write_reports(root: Path, contents: dict[str, dict[str, Any]]) -> None:
     for name, data in contents.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(json.dumps(data), encoding="utf-8")
-    (root / "params.yaml").write_text(yaml.safe_dump({"summarize": {"out": "m.json"}}))
+    (root / "params.yaml").write_text(
+        yaml.safe_dump(with_identity({"summarize": {"out": "m.json"}}), allow_unicode=True)
+    )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from identity import rucola_corpus
+
 from rucola.settings import Params
 
 RELEASE_PARAMS = (
@@ -31,11 +33,13 @@ def merged(base: dict, over: dict) -> dict:
 
 
 def typed(data: dict, folder: Path) -> Params:
-    """``data`` as the typed params a build reads, with every other file the release reads
+    """``data`` as the typed params a build reads, of a RuCoLA-like corpus (RuCoLA's identity
+    under ``data``'s own ``corpus`` keys), with every other file the release reads
     (the annotation report and votes, set-aside rows, the baseline report) under
     ``folder/none``, where none exists, and no source of sentences: the test rows alone."""
     none = folder / "none"
     base = {
+        "corpus": rucola_corpus(),
         "extract": {"sources": [], "rejected": str(none / "extract.parquet")},
         "generate": {"sources": {}, "generators": {}},
         "filter": {"rejected": str(none / "filter.parquet")},

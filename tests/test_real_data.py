@@ -10,6 +10,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from identity import with_identity
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +29,7 @@ def write_params(root: Path, shared: Path, files: list[str], **extract) -> None:
         "annotate": {"corpus": {"out": "data/interim/in_domain.parquet"}},
         "filter": {"frequency": {"source": "rnc", "path": str(shared / "rnc/freqrnc2011.tsv")}},
     }
-    (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    (root / "params.yaml").write_text(yaml.safe_dump(with_identity(params)), encoding="utf-8")
 
 
 def stages(run_cli, root: Path, names: list[str]) -> dict[str, tuple]:

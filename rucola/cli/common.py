@@ -71,9 +71,11 @@ MEMORY_KEYS = (
 
 
 def _fail(text: str) -> NoReturn:
-    """``text`` as the one ``error:`` line on stderr, then exit 1."""
+    """``text`` as ``error:`` lines on stderr (one per problem: a params file's problems
+    come all at once, see ``RucolaError.more``), then exit 1."""
     # escaped: a message quotes user input, and '[' would read as Rich markup
-    err.print(f"[bold red]error:[/] {escape(text)}", soft_wrap=True)
+    for line in text.split("\n"):
+        err.print(f"[bold red]error:[/] {escape(line)}", soft_wrap=True)
     raise typer.Exit(1)
 
 

@@ -55,7 +55,8 @@ def run(action: str, root: Path = ROOT) -> int:
     try:
         stale = [name for generate in generators() for name in generate(root, check)]
     except RucolaError as error:
-        print(f"error: {error.format()}", file=sys.stderr)
+        for line in error.format().split("\n"):  # every problem of a params file, one line each
+            print(f"error: {line}", file=sys.stderr)
         return 1
     for name in stale:
         print(f"{'stale' if check else 'wrote'}: {name}", file=sys.stderr if check else sys.stdout)

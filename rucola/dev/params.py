@@ -159,20 +159,49 @@ def _header(overlay_text: str) -> list[str]:
     return lines
 
 
-def _complete(overlay: Path, schema: type[BaseModel]) -> tuple[str, dict[str, Any]]:
-    """The overlay's text and every key's value, the overlay over the schema's defaults; an
-    overlay the schema refuses is one line naming the overlay file and key."""
-    text = overlay.read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
+INCLUDE = "include"  # an overlay's list of overlays (beside it) merged first, in order
+
+
+def _overlay_data(overlay: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """What ``overlay`` says, over the overlays it includes (``include: [rucola.yaml]``:
+    files in the overlay's own folder, merged first and in order, each of which may include
+    others): a corpus's words written once (RuCoLA's identity) serve several presets."""
+    data = yaml.safe_load(overlay.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict):
         raise RucolaError("an overlay must be a mapping of sections", overlay)
-    merged = _merged(defaults_of(schema), data, schema)
+    names = data.pop(INCLUDE, [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RucolaError(f"{INCLUDE}: must be a list of overlay file names", overlay)
+    base: dict[str, Any] = {}
+    for name in names:
+        included = overlay.parent / name
+        if Path(name).name != name or not included.is_file():
+            raise RucolaError(
+                f"{INCLUDE}: {name!r} is not an overlay file beside this one", overlay
+            )
+        if included.resolve() in seen:
+            raise RucolaError(f"{INCLUDE}: {name!r} includes this overlay again", overlay)
+        base = _merged(base, _overlay_data(included, (*seen, overlay.resolve())), Params)
+    return _merged(base, data, Params)
+
+
+def _complete(overlay: Path, schema: type[BaseModel]) -> tuple[str, dict[str, Any]]:
+    """The overlay's text and every key's value, the overlay (with what it includes) over
+    the schema's defaults; an overlay the schema refuses is one line naming the overlay file
+    and key."""
+    text = overlay.read_text(encoding="utf-8")
+    merged = _merged(defaults_of(schema), _overlay_data(overlay), schema)
+    return text, _checked(merged, overlay, schema)
+
+
+def _checked(merged: dict[str, Any], source: Path, schema: type[BaseModel]) -> dict[str, Any]:
+    """``merged`` when the schema takes it; else the one line naming ``source`` and key."""
     try:
         schema.model_validate(merged)
     except ValidationError as exc:
         problem = problems_of(exc, schema, data=merged)[0]
-        raise RucolaError(problem.text, overlay, hint=problem.hint) from None
-    return text, merged
+        raise RucolaError(problem.text, source, hint=problem.hint) from None
+    return merged
 
 
 def _text(data: dict[str, Any], header: list[str], schema: type[BaseModel]) -> str:
@@ -219,31 +248,47 @@ def _listed(keys: list[str], most: int = 5) -> str:
 
 
 def _user_file(root: Path, overlay: str, check: bool, schema: type[Params]) -> list[str]:
-    """``params.yaml`` (see ``rucola.dev.user_params``): a file the schema refuses is one
-    line naming the key; a file lacking keys is stale, and is rewritten with those keys
-    added and every value it holds kept; anything else is left byte for byte as it is."""
+    """``params.yaml`` (see ``rucola.dev.user_params``): a file the schema refuses is its
+    problems, one line each; a file lacking keys is stale, and is completed with the
+    schema's defaults for those keys (never the sample's overlay: a corpus of one's own
+    takes no sample rounds, key or licence), every value it holds kept; anything else is
+    left byte for byte as it is."""
     path = root / USER_FILE
     values = read_values(path, schema)
-    overlay_text, merged = _complete(root / overlay, schema)
     lacking = missing(values, schema)
-    if not check:
-        own = [key for key in differing(values, merged, schema) if key not in lacking]
-        if own:
-            print(
-                f"note: {USER_FILE} keeps its own {_listed(own)} (the defaults with {overlay}"
-                f" differ); `rm {USER_FILE} && make generate` takes theirs",
-                file=sys.stderr,
-            )
     if not lacking:
+        if not check:
+            _, merged = _complete(root / overlay, schema)
+            own = differing(values, merged, schema)
+            if own:
+                print(
+                    f"note: {USER_FILE} keeps its own {_listed(own)} (the defaults with"
+                    f" {overlay} differ); `rm {USER_FILE} && make generate` takes theirs",
+                    file=sys.stderr,
+                )
         return []
     if check:
         print(f"note: {USER_FILE} lacks {_listed(lacking)}", file=sys.stderr)
         return [USER_FILE]
-    header = _header(path.read_text(encoding="utf-8")) or _user_header(overlay, overlay_text)
-    complete = _merged(merged, values, schema)  # its values over the overlay's
+    header = _header(path.read_text(encoding="utf-8")) or _completed_header()
+    complete = _checked(_merged(defaults_of(schema), values, schema), path, schema)
     path.write_text(_text(complete, header, schema), encoding="utf-8")
-    print(f"note: {USER_FILE}: added {_listed(lacking)}, every value it held kept", file=sys.stderr)
+    print(
+        f"note: {USER_FILE}: added {_listed(lacking)} with the schema's defaults, every value"
+        " it held kept",
+        file=sys.stderr,
+    )
     return [USER_FILE]
+
+
+def _completed_header() -> list[str]:
+    """The header of a short ``params.yaml`` completed in place, when it had none."""
+    return [
+        "# The params `dvc repro` and every stage command read: yours to edit, and DVC's (`dvc",
+        f"# exp run -S` and `dvc exp apply` rewrite it). `{COMMAND}` completed it with the",
+        "# schema's defaults (rucola/settings/) for every key it lacked; it never changes a",
+        "# value here. A corpus of your own: docs/own-corpus.md.",
+    ]
 
 
 def _stale(path: Path, text: str, check: bool) -> bool:

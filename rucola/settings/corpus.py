@@ -50,26 +50,19 @@ from rucola.settings.types import (
 
 # --- corpus: its identity and the categories of unacceptable rows --------------------
 
-_GRAMMAR = ["Morphology", "Syntax", "Semantics"]
-
 
 class Categories(
     per_domain(
         list[CardWord],
         "the categories of its unacceptable rows (`[]`: none)",
-        {
-            IN_DOMAIN: _GRAMMAR,
-            # a generator's invention: only machine-made sentences have it
-            OUT_OF_DOMAIN: [*_GRAMMAR, "Hallucination"],
-            LEARNER: _GRAMMAR,
-        },
+        {IN_DOMAIN: [], OUT_OF_DOMAIN: [], LEARNER: []},
     )
 ):
     """The categories of unacceptable rows, one list per domain: the one vocabulary that
     extraction, annotation, the split's errata, validation, the audit and the card read.
     A category in some domains' lists only is allowed in those only (RuCoLA's Hallucination:
-    out of domain). An empty list: the corpus gives that domain's rows no category (CoLA
-    and ItaCoLA have none), so none is asked for and none is allowed there."""
+    out of domain). An empty list (the default): the corpus gives that domain's rows no
+    category (CoLA and ItaCoLA have none), so none is asked for and none is allowed there."""
 
     def all(self) -> list[str]:
         """Every category of every domain, each once: the domains' lists in their order;
@@ -86,61 +79,18 @@ class Categories(
         return [domain for domain in DOMAINS if self.of(domain)]
 
 
-# RuCoLA's identity: the defaults, so that a corpus built with them (and the published
-# RuCoLA rebuilt by configs/rucola-v1*.yaml) keeps its card word for word. A corpus of
-# another name may not keep the ones that describe RuCoLA (``RUCOLA_ONLY``; see
-# ``rucola.settings.problems.identity_problems``).
-RUCOLA_NAME = "rucola"
-RUCOLA_PRETTY_NAME = "RuCoLA: Russian Corpus of Linguistic Acceptability"
-RUCOLA_DESCRIPTION = """\
-RuCoLA (Russian Corpus of Linguistic Acceptability) is a benchmark of Russian sentences
-labelled for linguistic acceptability: would a native speaker accept the sentence as a
-well-formed sentence of Russian? Following CoLA, each sentence is labelled `acceptable` or
-`unacceptable`, and an unacceptable sentence carries the category of its violation:
-`Morphology`, `Syntax`, `Semantics`, or (out of domain only) `Hallucination`."""
-RUCOLA_DOMAINS = {
-    IN_DOMAIN: """\
-sentences come from linguistic publications (textbooks, grammars, papers),
-with the judgments their authors printed.""",
-    OUT_OF_DOMAIN: """\
-sentences were produced by machine translation and paraphrase models
-and labelled by annotators.""",
-    LEARNER: """\
-sentences come from learner corpora annotated for grammatical errors (the M2
-format of grammatical error correction): a learner's sentence with its spelling and
-punctuation corrected but its grammatical errors left is unacceptable, and the
-annotator's full correction is acceptable, so the two form a minimal pair (one `group`,
-never split apart). Its category is that of the grammatical edits.""",
-}
-RUCOLA_LICENSE_NOTE = """\
-The sentence texts remain the copyright of their original publishers and are included for
-research on linguistic acceptability."""
-RUCOLA_CITATION = """\
-@inproceedings{mikhailov-etal-2022-rucola,
-    title = "{R}u{C}o{LA}: {R}ussian Corpus of Linguistic Acceptability",
-    author = "Mikhailov, Vladislav  and
-      Shamardina, Tatiana  and
-      Ryabinin, Max  and
-      Pestova, Alena  and
-      Smurov, Ivan  and
-      Artemova, Ekaterina",
-    booktitle = "Proceedings of the 2022 Conference on Empirical Methods in Natural \
-Language Processing",
-    month = dec,
-    year = "2022",
-    address = "Abu Dhabi, United Arab Emirates",
-    publisher = "Association for Computational Linguistics",
-    url = "https://aclanthology.org/2022.emnlp-main.348",
-    doi = "10.18653/v1/2022.emnlp-main.348",
-    pages = "5207--5227",
-}"""
+# A corpus's identity has no defaults that name a corpus: the schema describes an empty
+# corpus of no particular name, and each corpus's overlay says who it is (RuCoLA's words are
+# configs/overlays/rucola.yaml, which the sample and the RuCoLA presets include). The keys
+# the card cannot do without (name, language, licence) are refused while unset, all at once
+# (``rucola.settings.problems.identity_problems``).
 
 
 class DomainDescriptions(
     per_domain(
         CardMarkdown | None,
         "the card's line on where its rows come from, after the domain's name; null: none",
-        RUCOLA_DOMAINS,
+        {IN_DOMAIN: None, OUT_OF_DOMAIN: None, LEARNER: None},
     )
 ):
     """What the card says of each domain's rows: one bullet per domain the release holds
@@ -148,24 +98,26 @@ class DomainDescriptions(
 
 
 class Corpus(Section):
-    name: CorpusName = _key(
-        RUCOLA_NAME, "the dataset's name: the Hub repository and `load_dataset` name"
+    name: CorpusName | None = _key(
+        None, "required: the dataset's name, its Hub and `load_dataset` name"
     )
-    pretty_name: CardTitle = _key(RUCOLA_PRETTY_NAME, "the card's title and `pretty_name`")
-    language: Language = _key("ru", "language profile (ISO 639-1): tokens, lemmas, word list")
+    pretty_name: CardTitle | None = _key(None, "the card's title; null: the name")
+    language: Language | None = _key(
+        None, "required: the language profile (ISO 639-1): tokens, lemmas"
+    )
     description: CardMarkdown | None = _key(
-        RUCOLA_DESCRIPTION, "the card's opening paragraphs (Markdown); null: none"
+        None, "the card's opening paragraphs (Markdown); null: none"
     )
     domain_descriptions: DomainDescriptions = _key(
         DomainDescriptions, "the card's line per domain with rows"
     )
     homepage: CardUrl | None = _key(None, "the corpus's web page, on the card; null: none")
-    license: LicenseId = _key("apache-2.0", "the labels' licence: a Hub licence id")
+    license: LicenseId | None = _key(None, "required: the labels' Hub licence id, or `unknown`")
     license_note: CardMarkdown | None = _key(
-        RUCOLA_LICENSE_NOTE, "the card's words on the sentences' rights; null: none"
+        None, "the card's words on the sentences' rights; null: none"
     )
     citations: list[CardBibTeX] = _key(
-        lambda: [RUCOLA_CITATION], "BibTeX entries the card asks users to cite; `[]`: none"
+        list, "BibTeX entries the card asks users to cite; `[]`: none"
     )
     categories: Categories = _key(
         Categories, "the categories of unacceptable rows, per domain (`error_type`)"
@@ -488,9 +440,9 @@ class Baseline(Section):
 
 
 class Release(Section):
-    out: Output = _key("data/release/rucola", "the public dataset")
+    out: Output = _key("data/release/dataset", "the public dataset (a folder named for the corpus)")
     private: Output = _key("data/release/private", "test gold and corrections")
-    compat: Output = _key("data/release/rucola_csv", "the published RuCoLA CSV layout")
+    compat: Output = _key("data/release/dataset_csv", "the published RuCoLA CSV layout")
     changelog: Output = _key("release/CHANGELOG.md", "release notes")
     annotator_key: AnnotatorKey = _key(
         "env", "`env`: $RUCOLA_ANNOTATOR_KEY hashes annotator ids; `sample`: the sample's key"

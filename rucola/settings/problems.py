@@ -13,17 +13,10 @@ from pydantic import BaseModel, ValidationError
 
 from rucola.errors import RucolaError
 from rucola.registry import GENERATION_METHODS, LANGUAGES
-from rucola.settings.corpus import (
-    RUCOLA_CITATION,
-    RUCOLA_DESCRIPTION,
-    RUCOLA_DOMAINS,
-    RUCOLA_NAME,
-    RUCOLA_PRETTY_NAME,
-)
 from rucola.settings.generate import Generator
 from rucola.settings.keys import _field_type, _is_model, model_at
 from rucola.settings.schema import Params
-from rucola.settings.types import DOMAINS, LEARNER, OUT_OF_DOMAIN, PerturbationRule, shown
+from rucola.settings.types import DOMAINS, LEARNER, PerturbationRule, shown
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -292,30 +285,24 @@ def m2_mapping_problems(
     return problems
 
 
+# The identity keys no corpus can be built without, and what each one is for: the schema's
+# defaults name no corpus, so a corpus's own params give these (docs/own-corpus.md).
+REQUIRED_IDENTITY: dict[str, str] = {
+    "name": "the dataset's name (letters, digits, _ -): its release and `load_dataset` name",
+    "language": "the language profile (ISO 639-1, e.g. es): tokens, lemmas, word list",
+    "license": "the labels' licence, a Hub licence id (cc-by-4.0, other), or `unknown`",
+}
+
+
 def identity_problems(params: Params) -> list[Problem]:
-    """A corpus named other than RuCoLA may not keep the defaults that describe RuCoLA (its
-    title, description, citation, and its machine-made out-of-domain rows): the card would
-    describe and cite RuCoLA for another corpus. Each such key is named; a corpus writes its
-    own words, or null (``[]`` for the citations) for none."""
+    """The identity keys a corpus leaves unset (null, the schema's defaults), each named:
+    every stage reads the language, and the card the name and the licence. All of them are
+    reported at once (see ``rucola.params``), so a new corpus learns what it lacks in one run."""
     corpus = params.corpus
-    if corpus.name == RUCOLA_NAME:
-        return []
-    kept = {
-        ("corpus", "pretty_name"): corpus.pretty_name == RUCOLA_PRETTY_NAME,
-        ("corpus", "description"): corpus.description == RUCOLA_DESCRIPTION,
-        ("corpus", "citations"): RUCOLA_CITATION in corpus.citations,
-        ("corpus", "domain_descriptions", OUT_OF_DOMAIN): (
-            corpus.domain_descriptions.of(OUT_OF_DOMAIN) == RUCOLA_DOMAINS[OUT_OF_DOMAIN]
-        ),
-    }
     return [
-        Problem.at(
-            loc,
-            f"is RuCoLA's (the default), but corpus.name is '{corpus.name}'",
-            hint="give this corpus's own (null, or [] for citations: none)",
-        )
-        for loc, same in kept.items()
-        if same
+        Problem.at(("corpus", key), "is not set", hint=f"give {what}")
+        for key, what in REQUIRED_IDENTITY.items()
+        if getattr(corpus, key) is None
     ]
 
 
@@ -325,7 +312,9 @@ def cross_problems(params: Params) -> list[Problem]:
     generate = params.generate
     for name, generator in generate.generators.items():
         problems += generator_problems(name, generator, generate.sources.keys())
-        problems += perturbation_problems(name, generator, params.corpus.language)
+        if generator.enabled and params.corpus.language is not None:
+            # a disabled generator is a template: it runs on no language
+            problems += perturbation_problems(name, generator, params.corpus.language)
     for section in ("filter", "screen"):
         low, high = getattr(params, section).min_tokens, getattr(params, section).max_tokens
         if low is not None and high is not None and low > high:

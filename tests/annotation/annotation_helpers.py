@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from identity import rucola_categories
+
 from rucola.annotation.votes import Stage2Form
-from rucola.settings import Params
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTROLS = ROOT / "data" / "sample" / "annotations" / "controls.tsv"
-# The stage-2 checkboxes of the default params (corpus.categories, out of domain).
-FORM = Stage2Form.of(Params().corpus.categories)
+# The stage-2 checkboxes of RuCoLA's params (corpus.categories, out of domain).
+FORM = Stage2Form.of(rucola_categories())
 
 STAGE1_HEADER = [
     "INPUT:id",

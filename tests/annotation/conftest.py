@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from annotation_helpers import CONTROLS, STAGE1_HEADER, stage1_rows, write_tsv
+from identity import identity_yaml
 
 
 @pytest.fixture
@@ -17,7 +18,7 @@ def hand_export(tmp_path: Path) -> Path:
 def project(tmp_path: Path) -> Path:
     """A working folder with a params file whose annotate paths point inside it."""
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  stage1: [stage1]\n  stage2: []\n",
+        identity_yaml(f"annotate:\n  controls: [{CONTROLS}]\n  stage1: [stage1]\n  stage2: []\n"),
         encoding="utf-8",
     )
     return tmp_path

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from annotation_helpers import STAGE1_HEADER, write_tsv
+from identity import identity_yaml
 from test_annotation_export import candidates
 
 import rucola.annotation.label_studio
@@ -52,7 +53,8 @@ def test_merge_report_counts_every_task(run_cli, project, hand_export):
 
 def test_an_empty_round_reports_nothing_read(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: []\n", encoding="utf-8"
+        identity_yaml("annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: []\n"),
+        encoding="utf-8",
     )
     assert run_cli("annotate", "merge", cwd=tmp_path)[0] == 0
     report = json.loads((tmp_path / "reports/annotation.json").read_text(encoding="utf-8"))

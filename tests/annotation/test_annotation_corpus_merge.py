@@ -6,6 +6,7 @@ import json
 
 import pandas as pd
 import pytest
+from identity import identity_yaml, rucola_categories
 
 from rucola.annotation.corpus_merge import SET_ASIDE_SCHEMA, merge_into_corpus
 from rucola.corpus import schema
@@ -92,8 +93,8 @@ def merged(
     categories: Categories | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """The rows, the set-aside rows and the report of a run that writes nothing
-    (``categories``: ``corpus.categories``, the defaults unless given)."""
-    categories = categories or Categories()
+    (``categories``: ``corpus.categories``, RuCoLA's unless given)."""
+    categories = categories or rucola_categories()
     with StageRun("annotate", report=None, set_aside_schema=SET_ASIDE_SCHEMA) as run:
         rows, counts = merge_into_corpus(in_domain, candidates, annotated, run, categories)
         run.count_kept(len(rows))
@@ -102,7 +103,7 @@ def merged(
 
 def test_a_category_the_out_of_domain_list_lacks_is_set_aside():
     """The categories are the params' (``corpus.categories.out_of_domain``): c2's Syntax,
-    kept with the defaults, is set aside when the list lacks it."""
+    kept with RuCoLA's, is set aside when the list lacks it."""
     own = Categories.model_validate({"out_of_domain": ["Morphology", "Hallucination"]})
     rows, rejected, _ = merged(in_domain(), candidates(), annotated(), own)
     assert "annotations:c2" not in set(rows["origin"])
@@ -231,9 +232,11 @@ def test_cli_corpus_reads_the_files_where_their_stages_write_them(run_cli, tmp_p
     write_parquet(candidates(), tmp_path / "mine/candidates.parquet")
     write_parquet(annotated(), tmp_path / "mine/annotated.parquet")
     (tmp_path / "params.yaml").write_text(
-        "extract:\n  out: mine/in_domain.parquet\n"
-        "annotate:\n  out: mine/annotated.parquet\n"
-        "generate:\n  merge:\n    out: mine/candidates.parquet\n",
+        identity_yaml(
+            "extract:\n  out: mine/in_domain.parquet\n"
+            "annotate:\n  out: mine/annotated.parquet\n"
+            "generate:\n  merge:\n    out: mine/candidates.parquet\n"
+        ),
         encoding="utf-8",
     )
     code, stdout, stderr = run_cli(

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from annotation_helpers import CONTROLS, FORM
+from identity import identity_yaml
 
 from rucola.annotation.export import make_pages, read_controls
 from rucola.annotation.toloka import read_toloka
@@ -115,7 +116,7 @@ def test_controls_as_a_list_of_at_most_one(tmp_path):
 
 def test_cli_export_without_controls_or_candidates(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n", encoding="utf-8"
+        identity_yaml("annotate:\n  controls: []\n  stage1: []\n  stage2: []\n"), encoding="utf-8"
     )
     write_parquet(candidates(7), tmp_path / "cands.parquet")
     code, stdout, stderr = run_cli(

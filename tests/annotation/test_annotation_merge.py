@@ -9,6 +9,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from annotation_helpers import HAND, STAGE1_HEADER, stage1_rows, write_tsv
+from identity import identity_yaml
 
 from rucola.annotation.aggregate import aggregate_stage1
 from rucola.annotation.answers import read_stage1
@@ -184,7 +185,8 @@ def test_cli_rejects_an_unknown_method(run_cli, project, hand_export):
 def test_cli_merge_without_answers_writes_an_empty_round(run_cli, tmp_path):
     """Params that name no answers: no rows, a report that says so, no card section."""
     (tmp_path / "params.yaml").write_text(
-        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: []\n", encoding="utf-8"
+        identity_yaml("annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: []\n"),
+        encoding="utf-8",
     )
     code, stdout, stderr = run_cli("annotate", "merge", cwd=tmp_path)
     assert code == 0, stderr

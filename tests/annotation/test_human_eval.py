@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from identity import identity_yaml
 from sklearn.metrics import matthews_corrcoef
 
 from rucola.annotation.human_eval import (
@@ -521,8 +522,10 @@ def test_the_command_prints_the_public_splits_only(tmp_path, run_cli):
         ],
     )  # fmt: skip
     (tmp_path / "params.yaml").write_text(
-        "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: [votes.csv]\n"
-        "  votes_target: corpus\n",
+        identity_yaml(
+            "annotate:\n  controls: []\n  stage1: []\n  stage2: []\n  votes: [votes.csv]\n"
+            "  votes_target: corpus\n"
+        ),
         encoding="utf-8",
     )
     code, stdout, _ = run_cli("annotate", "human-eval", "--input", "split.parquet", cwd=tmp_path)

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from annotation_helpers import CONTROLS, FORM, HAND, ROOT
+from identity import identity_yaml
 from test_annotation_export import candidates
 
 from rucola.annotation.answers import read_stage1, read_stage2
@@ -141,8 +142,10 @@ def simulate(run_cli, project: Path, fmt: str) -> None:
 @pytest.fixture
 def simulated(run_cli, project) -> Path:
     (project / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  stage1: []\n  stage2: []\n"
-        f"screen:\n  out: {TRUTH}\ngenerate:\n  merge:\n    out: {TRUTH}\n",
+        identity_yaml(
+            f"annotate:\n  controls: [{CONTROLS}]\n  stage1: []\n  stage2: []\n"
+            f"screen:\n  out: {TRUTH}\ngenerate:\n  merge:\n    out: {TRUTH}\n"
+        ),
         encoding="utf-8",
     )
     for fmt in ("toloka", "label_studio"):

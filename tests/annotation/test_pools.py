@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from annotation_helpers import CONTROLS, FORM, HAND, STAGE1_HEADER, stage1_rows, write_tsv
+from identity import identity_yaml
 
 from rucola.annotation.answers import read_stage1
 from rucola.annotation.label_studio import read_export, write_export
@@ -161,10 +162,12 @@ def annotate_project(tmp_path: Path, today: list[str], earlier: list[str]) -> Pa
     pool_file(tmp_path / "screened.parquet", today)
     pool_file(tmp_path / "candidates.parquet", today + earlier)
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n  stage1: [toloka]\n  stage2: []\n"
-        # today's pool is what screen writes, every pool what merge-candidates writes
-        "screen:\n  out: screened.parquet\n"
-        "generate:\n  merge:\n    out: candidates.parquet\n",
+        identity_yaml(
+            f"annotate:\n  controls: [{CONTROLS}]\n  stage1: [toloka]\n  stage2: []\n"
+            # today's pool is what screen writes, every pool what merge-candidates writes
+            "screen:\n  out: screened.parquet\n"
+            "generate:\n  merge:\n    out: candidates.parquet\n"
+        ),
         encoding="utf-8",
     )
     return tmp_path

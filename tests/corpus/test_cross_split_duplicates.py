@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import yaml
+from identity import with_identity
 
 
 def _extract(run_cli, tmp_path: Path, sources: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -23,7 +24,7 @@ def _extract(run_cli, tmp_path: Path, sources: list[dict]) -> tuple[list[dict], 
             "require_error_type": False,
         }
     }
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(with_identity(params)), encoding="utf-8")
     code, _, stderr = run_cli("extract", cwd=tmp_path)
     assert code == 0, stderr
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))

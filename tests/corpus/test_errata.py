@@ -14,13 +14,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from errata_rows import split_input, write_errata, write_project
+from identity import rucola_categories
 
 from rucola.corpus.errata import ErrataOptions, read_errata, summary_line
 from rucola.corpus.split import run_split
 from rucola.corpus.tokens import tokenize
 from rucola.errors import RucolaError
 from rucola.params import load_settings
-from rucola.settings import Categories
 
 
 def run(folder: Path, *lines: str, frame: pd.DataFrame | None = None) -> dict:
@@ -177,7 +177,7 @@ def test_old_is_checked_and_an_equal_old_is_accepted(tmp_path):
         "train,in_domain,0,label,1,already,",  # an empty old is not checked
         header=header,
     )
-    options = ErrataOptions(Categories(), paths=(str(tmp_path / "errata.csv"),))
+    options = ErrataOptions(rucola_categories(), paths=(str(tmp_path / "errata.csv"),))
     errata = read_errata(options)
     assert [e.old for e in errata] == [
         "0",
@@ -197,7 +197,7 @@ def test_columns_may_come_in_any_order(tmp_path):
         "second,1,label,1,in_domain,train",
         header="reason,new,field,id,domain,split",
     )
-    errata = read_errata(ErrataOptions(Categories(), paths=(str(tmp_path / "errata.csv"),)))
+    errata = read_errata(ErrataOptions(rucola_categories(), paths=(str(tmp_path / "errata.csv"),)))
     assert [(e.line, e.field, e.new) for e in errata] == [
         (2, "sentence", "Кот, спит на диване."),
         (4, "label", 1),
@@ -208,7 +208,7 @@ def test_columns_may_come_in_any_order(tmp_path):
 def test_a_corrected_sentence_is_stored_as_extraction_stores_text(tmp_path, normalize):
     write_errata(tmp_path / "e.csv", "test,,0,sentence,  Дети  играют. ,spacing")
     (erratum,) = read_errata(
-        ErrataOptions(Categories(), paths=(str(tmp_path / "e.csv"),), normalize=normalize)
+        ErrataOptions(rucola_categories(), paths=(str(tmp_path / "e.csv"),), normalize=normalize)
     )
     assert erratum.new == ("Дети играют." if normalize else "  Дети  играют. ")
 
@@ -222,7 +222,7 @@ def test_a_quoted_cell_spanning_lines_is_refused(tmp_path):
         "train,in_domain,1,label,1,second",
     )
     with pytest.raises(RucolaError) as error:
-        read_errata(ErrataOptions(Categories(), paths=(str(tmp_path / "errata.csv"),)))
+        read_errata(ErrataOptions(rucola_categories(), paths=(str(tmp_path / "errata.csv"),)))
     assert (error.value.line, error.value.path) == (2, str(tmp_path / "errata.csv"))
     assert "runs from line 2 to line 3" in error.value.message
 
@@ -233,5 +233,7 @@ def test_a_sentence_kept_as_written_holds_no_control_character(tmp_path, char):
     vertical tab or a line separator went into the release as it was."""
     write_errata(tmp_path / "e.csv", f"test,,0,sentence,Дети{char}играют.,spacing")
     with pytest.raises(RucolaError, match="'new' cell holds U\\+") as error:
-        read_errata(ErrataOptions(Categories(), paths=(str(tmp_path / "e.csv"),), normalize=False))
+        read_errata(
+            ErrataOptions(rucola_categories(), paths=(str(tmp_path / "e.csv"),), normalize=False)
+        )
     assert error.value.line == 2

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 SHEET = (
     "sentence\tmark\terror_type\tsource\textra\n"
@@ -33,7 +34,7 @@ def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
 
 
 def run_extract(run_cli, tmp_path: Path, *sources: Path, params: str = "") -> tuple:
-    (tmp_path / "params.yaml").write_text(params, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(params), encoding="utf-8")
     args = [
         "extract",
         "--out",

@@ -3,12 +3,14 @@ and the side file records what that rule judged."""
 
 from __future__ import annotations
 
+from identity import rucola_categories
+
 from rucola.corpus import schema
 from rucola.corpus.extract import Extractor, _Collector
 from rucola.corpus.extract_rules import EXAMPLE_RULES, variant_rules
 from rucola.corpus.marks import leading_mark
 from rucola.corpus.sources.records import RawExample
-from rucola.settings import Categories, Extract
+from rucola.settings import Extract
 
 
 def example(text: str, **fields) -> RawExample:
@@ -17,7 +19,7 @@ def example(text: str, **fields) -> RawExample:
 
 
 def judge(*examples: RawExample, **settings) -> _Collector:
-    extractor = Extractor(Extract(**settings), Categories())
+    extractor = Extractor(Extract(**settings), rucola_categories())
     collector = _Collector()
     for item in examples:
         extractor.add(item, collector)
@@ -30,7 +32,7 @@ def reasons(collector: _Collector) -> list[tuple[str, str | None]]:
 
 def test_the_rules_and_their_order():
     assert [rule.name for rule in EXAMPLE_RULES] == ["reader", "text_fault"]
-    assert [rule.name for rule in Extractor(Extract(), Categories()).text_rules] == [
+    assert [rule.name for rule in Extractor(Extract(), rucola_categories()).text_rules] == [
         "mark_in_text",
         "empty",
     ]

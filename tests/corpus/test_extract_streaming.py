@@ -8,10 +8,11 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from identity import rucola_categories
 
 from rucola.corpus import extract as extract_stage
 from rucola.corpus import row_store
-from rucola.settings import Categories, Extract, ExtractSource
+from rucola.settings import Extract, ExtractSource
 
 ROWS = [
     ("Мальчик читает книгу.", "1", "", "train"),
@@ -45,7 +46,7 @@ def _outputs(tmp_path: Path, name: str) -> dict[str, str]:
         columns={"label": "label", "split": "split"},
         labels={"1": "acceptable", "0": "unacceptable", "2": "exclude"},
     )
-    extract_stage.extract(settings, Categories(), [source])
+    extract_stage.extract(settings, rucola_categories(), [source])
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())}
 
 
@@ -77,7 +78,7 @@ def test_a_streamed_table_reads_every_line_ending_and_a_bom(tmp_path, ending):
     text = 'sentence\tlabel\nA cat sleeps.\t1\n"A cat\nsleeps."\t0\n'.replace("\n", ending)
     path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     source = ExtractSource(path=str(path), columns={"label": "label"})
-    rows = list(Readers(Extract(), Categories()).read(path, source))
+    rows = list(Readers(Extract(), rucola_categories()).read(path, source))
     assert [(r.text, r.label, r.origin) for r in rows] == [
         ("A cat sleeps.", 1, f"{path}:2"),
         ("A cat\nsleeps.", 0, f"{path}:3"),

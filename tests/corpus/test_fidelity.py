@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.alternations import expand
 from rucola.corpus.artefacts import RULES, detect
@@ -18,7 +19,7 @@ def rows(path: Path) -> list[dict]:
 
 
 def extract(run_cli, tmp_path: Path, source: Path, params: str = "") -> tuple:
-    (tmp_path / "params.yaml").write_text(params, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(params), encoding="utf-8")
     return run_cli(
         "extract",
         "--sources",

@@ -10,6 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.filters.frequency import HighFrequencyShareRule, high_freq_share
 from rucola.corpus.filters.length import TokenCountRule
@@ -176,7 +177,7 @@ def test_screen_reads_its_own_thresholds_never_the_filters(run_cli, tmp_path):
     text = json.dumps(
         {"screen": screen, "filter": corpus_filter, "extract": {"out": "in_domain.parquet"}}
     )
-    (tmp_path / "params.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(text), encoding="utf-8")
     code, stdout, stderr = run_cli("screen", cwd=tmp_path)
     assert code == 0, stderr
     report = json.loads((tmp_path / "screen.json").read_text(encoding="utf-8"))
@@ -189,7 +190,7 @@ def test_screen_reads_its_own_thresholds_never_the_filters(run_cli, tmp_path):
 
 def test_screen_min_tokens_above_max_tokens_names_the_key(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        "screen:\n  min_tokens: 9\n  max_tokens: 5\n", encoding="utf-8"
+        identity_yaml("screen:\n  min_tokens: 9\n  max_tokens: 5\n"), encoding="utf-8"
     )
     code, _, stderr = run_cli("screen", cwd=tmp_path)
     assert code == 1

@@ -21,6 +21,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from corpora import corpus
+from identity import identity_yaml, rucola_params
 from test_extract import run_extract
 
 from rucola.corpus.dedup import loose_key, sentence_key
@@ -35,7 +36,6 @@ from rucola.corpus.normalize import (
 from rucola.corpus.split import run_split
 from rucola.io import write_parquet
 from rucola.registry import LANGUAGES
-from rucola.settings import Params
 
 ZWNJ, ZWJ, LRM, RLM, ALM = "\u200c", "\u200d", "\u200e", "\u200f", "\u061c"
 PERSIAN = f"من می{ZWNJ}خواهم به خانه بروم."  # "I want to go home"
@@ -221,7 +221,7 @@ def split_settings(tmp_path: Path, **changes):
 
 
 def test_split_pins_each_persian_spelling_to_its_own_row(tmp_path):
-    options = ErrataOptions(categories=Params().corpus.categories, language="fa")
+    options = ErrataOptions(categories=rucola_params().corpus.categories, language="fa")
     write_parquet(persian_corpus(), tmp_path / "in.parquet")
     run_split(split_settings(tmp_path), tmp_path / "in.parquet", options)
     first = pd.read_parquet(tmp_path / "out.parquet").set_index("sentence")
@@ -300,8 +300,8 @@ def test_release_diff_matches_a_moved_row_by_its_persian_key(run_cli, tmp_path):
     )
     old.to_parquet(tmp_path / "old.parquet")
     new.to_parquet(tmp_path / "new.parquet")
-    (tmp_path / "fa.yaml").write_text("corpus:\n  language: fa\n", encoding="utf-8")
-    (tmp_path / "ru.yaml").write_text("corpus:\n  language: ru\n", encoding="utf-8")
+    (tmp_path / "fa.yaml").write_text(identity_yaml("corpus:\n  language: fa\n"), encoding="utf-8")
+    (tmp_path / "ru.yaml").write_text(identity_yaml("corpus:\n  language: ru\n"), encoding="utf-8")
     found = {}
     for language in ("fa", "ru"):
         code, stdout, stderr = run_cli(

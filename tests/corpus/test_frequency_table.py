@@ -8,6 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.frequency import RncFrequencies, TableFrequencies, load_frequencies
 from rucola.errors import RucolaError, reading_params
@@ -176,9 +177,9 @@ def _measure_with(tmp_path: Path, run_cli, frequency: str, *params: str) -> tupl
     """``rucola measure`` on a one-sentence parquet with ``frequency`` as the
     ``filter.frequency`` section of ``other.yaml`` (a good ``params.yaml`` beside it)."""
     pq.write_table(pa.table({"sentence": ["La casa è grande."]}), tmp_path / "in.parquet")
-    (tmp_path / "params.yaml").write_text("corpus:\n  language: it\n", "utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml("corpus:\n  language: it\n"), "utf-8")
     (tmp_path / "other.yaml").write_text(
-        f"corpus:\n  language: it\nfilter:\n  frequency:\n{frequency}", "utf-8"
+        identity_yaml(f"corpus:\n  language: it\nfilter:\n  frequency:\n{frequency}"), "utf-8"
     )
     args = ["--input", "in.parquet", "--out", "measured.parquet", "--workers", "1"]
     code, _, err = run_cli("measure", *args, *params, cwd=tmp_path)
@@ -205,6 +206,8 @@ def test_a_bad_list_stops_the_command_with_one_line(run_cli, tmp_path: Path):
 
 
 def test_a_table_source_without_a_path_is_refused(run_cli, tmp_path):
-    (tmp_path / "params.yaml").write_text("filter:\n  frequency:\n    source: table\n", "utf-8")
+    (tmp_path / "params.yaml").write_text(
+        identity_yaml("filter:\n  frequency:\n    source: table\n"), "utf-8"
+    )
     code, _, err = run_cli("split", "--params", str(tmp_path / "params.yaml"))
     assert code == 1 and "is 'table' but filter.frequency.path names no dictionary" in err

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.homoglyphs import MARGIN, MIN_ZIPF, fix_homoglyphs, has_twin
 from rucola.errors import RucolaError
@@ -145,7 +146,9 @@ def test_an_english_sheet_keeps_the_russian_word_it_quotes(run_cli, tmp_path):
         "sentence\tmark\nThe Russian word сахар means sugar.\t\nThe сat sleeps.\t\n",
         encoding="utf-8",
     )
-    (tmp_path / "params.yaml").write_text("corpus:\n  language: en\n", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(
+        identity_yaml("corpus:\n  language: en\n"), encoding="utf-8"
+    )
     code, _, err = run_cli(
         "extract",
         "--sources",

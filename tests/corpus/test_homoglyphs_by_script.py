@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.homoglyphs import fix_homoglyphs
 
@@ -51,7 +52,9 @@ def test_each_direction_leaves_the_other_alone():
 
 
 def test_an_italian_row_with_a_cyrillic_lookalike_is_repaired_by_extract(run_cli, tmp_path):
-    (tmp_path / "params.yaml").write_text("corpus:\n  language: it\n", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(
+        identity_yaml("corpus:\n  language: it\n"), encoding="utf-8"
+    )
     code, _, err = run_cli(
         "extract",
         "--sources",
@@ -79,7 +82,7 @@ def test_an_italian_row_with_a_cyrillic_lookalike_is_repaired_by_extract(run_cli
 
 
 def test_a_russian_corpus_leaves_the_italian_row_as_it_was(run_cli, tmp_path):
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     code, _, err = run_cli(
         "extract",
         "--sources",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.frequency import WordfreqFrequencies, load_frequencies
 from rucola.corpus.languages.profile import LanguageProfile, profile
@@ -68,7 +69,9 @@ def test_english_lemma_frequencies_are_english():
 
 
 def test_an_unknown_language_is_one_line_naming_the_known_ones(run_cli, tmp_path):
-    (tmp_path / "params.yaml").write_text("corpus:\n  language: xx\n", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(
+        identity_yaml("corpus:\n  language: xx\n"), encoding="utf-8"
+    )
     source = tmp_path / "in.parquet"
     pq.write_table(pa.table({"sentence": ["Он спал."]}), source)
     code, out, err = run_cli(
@@ -122,7 +125,7 @@ def test_chinese_words_are_cut_by_jieba_as_wordfreq_looks_them_up():
 
 
 def _measure(run_cli, tmp_path: Path, sentences: list[str], params: str) -> list[dict]:
-    (tmp_path / "params.yaml").write_text(params, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(params), encoding="utf-8")
     source = tmp_path / "in.parquet"
     pq.write_table(pa.table({"sentence": sentences}), source)
     code, out, err = run_cli(
@@ -145,7 +148,7 @@ def _measure(run_cli, tmp_path: Path, sentences: list[str], params: str) -> list
 def test_a_japanese_sheet_is_extracted_and_measured_in_words(run_cli, tmp_path):
     pytest.importorskip("MeCab", reason="the ja extra (pip install 'rucola[ja]')")
     params = "corpus:\n  language: ja\n"
-    (tmp_path / "params.yaml").write_text(params, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(params), encoding="utf-8")
     code, _, err = run_cli(
         "extract",
         "--sources",
@@ -191,11 +194,29 @@ def test_perturbation_rules_that_cannot_act_on_the_language_are_refused(run_cli,
         ("", "null (every rule) but corpus.language 'en' (English) takes only"),
         ("      rules: [gender_agreement, word_order]\n", "gender_agreement cannot act"),
     ]:
-        params.write_text(base + rules, encoding="utf-8")
+        params.write_text(identity_yaml(base + rules), encoding="utf-8")
         code, out, err = run_cli("split", "--params", str(params))
         assert code == 1 and expected in err, out + err
         assert len(err.strip().splitlines()) == 1
         assert "generate.generators.rules.rules" in err
+
+
+def test_a_disabled_generator_is_never_checked_against_the_language(tmp_path):
+    """Issue 45: a generator left ``enabled: false`` is a template (the sample's model
+    generators are): a Spanish corpus keeping one is not refused for its rules."""
+    from rucola.params import load_settings
+
+    params = tmp_path / "params.yaml"
+    text = (
+        "corpus:\n  language: es\n"
+        "generate:\n  sources:\n    Wiki: {path: x.txt, format: text}\n"
+        "  generators:\n    rules:\n      method: perturbation\n      sources: [Wiki]\n"
+    )
+    params.write_text(identity_yaml(text + "      enabled: false\n"), encoding="utf-8")
+    assert not load_settings(params).generate.generators["rules"].enabled
+    params.write_text(identity_yaml(text), encoding="utf-8")
+    with pytest.raises(RucolaError, match="corpus.language 'es'"):
+        load_settings(params)
 
 
 @pytest.mark.slow  # a simplemma dictionary to load per language

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
+from identity import identity_yaml
 from test_extract import run_extract, write
 
 M2 = (
@@ -103,7 +104,7 @@ def test_bad_m2_input_is_one_line_naming_file_and_line(run_cli, tmp_path):
 
 
 def test_unknown_edit_types_can_be_set_aside(run_cli, tmp_path):
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     source = write(tmp_path / "in" / "essays.m2", M2.replace("G:PRON:FORM", "Сущ.:Падеж"))
     code, _, stderr = run_extract(
         run_cli, tmp_path, source, params="extract:\n  m2:\n    unknown_type: reject\n"

@@ -7,13 +7,14 @@ import random
 from pathlib import Path
 
 import pytest
+from identity import rucola_categories
 
 from rucola.corpus.learner import EditTypes, MinimalPairs, apply_edits, overlap, read_pairs
 from rucola.corpus.sources.m2 import Edit, read_m2
 from rucola.errors import RucolaError
-from rucola.settings import LEARNER, Categories, ExtractM2
+from rucola.settings import LEARNER, ExtractM2
 
-ERROR_TYPES = Categories().of(LEARNER)  # the learner rows' categories (corpus.categories)
+ERROR_TYPES = rucola_categories().of(LEARNER)  # the learner rows' categories (corpus.categories)
 
 
 def pairs(**params) -> MinimalPairs:

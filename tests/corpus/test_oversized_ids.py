@@ -7,17 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from identity import identity_yaml, rucola_categories
 
 from rucola.corpus.sources.readers import Readers
 from rucola.errors import RucolaError
-from rucola.settings import Categories, Extract, ExtractSource
+from rucola.settings import Extract, ExtractSource
 
 HUGE = "99999999999999999999999"
 
 
 def _read(path: Path, **keys) -> list:
     source = ExtractSource(path=str(path), **keys)
-    return list(Readers(Extract(), Categories()).read(path, source))
+    return list(Readers(Extract(), rucola_categories()).read(path, source))
 
 
 def test_an_itacola_id_too_large_is_one_line(tmp_path: Path):
@@ -66,7 +67,8 @@ def test_extract_of_a_huge_id_exits_with_one_line(run_cli, tmp_path: Path):
     )
     params = tmp_path / "params.yaml"
     params.write_text(
-        f"extract:\n  sources:\n  - path: {path}\n    type: itacola_tsv\n", encoding="utf-8"
+        identity_yaml(f"extract:\n  sources:\n  - path: {path}\n    type: itacola_tsv\n"),
+        encoding="utf-8",
     )
     code, _, stderr = run_cli(
         "extract", "--params", str(params), "--out", str(tmp_path / "out.parquet")

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from identity import rucola_categories
 
 from rucola.corpus.extract import extract
 from rucola.errors import RucolaError
-from rucola.settings import Categories, Extract, ExtractSource
+from rucola.settings import Extract, ExtractSource
 
 TRAIN = """id,sentence,acceptable,error_type,detailed_source
 0,Кот спит на диване.,1,0,Book
@@ -64,7 +65,7 @@ def settings_in(tmp_path: Path, **params) -> Extract:
 def run(tmp_path: Path, folder: Path, **params) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     report = extract(
         settings_in(tmp_path, **params),
-        Categories(),
+        rucola_categories(),
         [ExtractSource(path=str(folder), type="rucola_csv")],
     )
     return (
@@ -143,7 +144,9 @@ def test_gold_problems_name_the_file_and_line(tmp_path, gold, message):
 def test_a_published_folder_is_recognised_without_a_type(tmp_path):
     folder = release(tmp_path / "v1")
     report = extract(
-        settings_in(tmp_path, deduplicate=False), Categories(), [ExtractSource(path=str(folder))]
+        settings_in(tmp_path, deduplicate=False),
+        rucola_categories(),
+        [ExtractSource(path=str(folder))],
     )
     assert report["read"] == 8 and report["files"] == [str(folder)]
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from identity import rucola_categories
 
 from rucola.corpus.extract import extract
-from rucola.settings import Categories, Extract, ExtractSource
+from rucola.settings import Extract, ExtractSource
 
 COLA_FILES = ["in_domain_train.tsv", "in_domain_dev.tsv", "out_of_domain_dev.tsv"]
 COLA_SPLITS = {
@@ -33,7 +34,7 @@ def _run(tmp_path: Path, source: ExtractSource, **keys) -> tuple[dict, pd.DataFr
         require_error_type=False,
         **keys,
     )
-    extract(settings, Categories())
+    extract(settings, rucola_categories())
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     return (
         report,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus.sources.lists import read_list
 from rucola.settings import ExtractSource
@@ -23,7 +24,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def extract(run_cli, tmp_path: Path, *sources: Path, params: str = "") -> tuple[int, str, str]:
-    (tmp_path / "params.yaml").write_text(params, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(params), encoding="utf-8")
     args = ["extract", "--params", str(tmp_path / "params.yaml")]
     for name, file in (("out", "out.parquet"), ("rejected", "rejected.parquet")):
         args += [f"--{name}", str(tmp_path / "result" / file)]

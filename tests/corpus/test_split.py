@@ -7,6 +7,7 @@ import json
 import pandas as pd
 import pytest
 from corpora import corpus
+from identity import rucola_categories
 
 from rucola.corpus.split import assign_splits, run_split, summary_lines
 from rucola.errors import RucolaError
@@ -127,7 +128,7 @@ def test_pin_keeps_splits_and_reports_changes(tmp_path):
 def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
     from rucola.corpus.extract import extract
     from rucola.corpus.split import run_split as split_stage
-    from rucola.settings import Categories, Extract, ExtractSource
+    from rucola.settings import Extract, ExtractSource
 
     settings = Extract(
         artefacts="keep",
@@ -140,7 +141,7 @@ def test_published_rucola_as_source_and_pin(shared_data, tmp_path):
         ExtractSource(path=str(shared_data / "rucola" / f), type="rucola_csv")
         for f in ("in_domain_train.csv", "in_domain_dev.csv")
     ]
-    extract(settings, Categories(), sources)
+    extract(settings, rucola_categories(), sources)
     split_stage(*split_params(tmp_path, pin=str(shared_data / "rucola")))
     out = pd.read_parquet(tmp_path / "out.parquet")
     for name, split in [("in_domain_train.csv", "train"), ("in_domain_dev.csv", "validation")]:

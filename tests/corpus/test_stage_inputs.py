@@ -10,6 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.corpus import schema
 from rucola.io import write_parquet
@@ -51,7 +52,7 @@ def measured() -> pa.Table:
 
 def project(tmp_path: Path) -> Path:
     """A working folder with an empty params file: every path is the default one."""
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     return tmp_path
 
 

@@ -10,16 +10,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from identity import rucola_categories, with_identity
 from pydantic import ValidationError
 
 from rucola.corpus.sources.readers import Readers
 from rucola.errors import RucolaError
-from rucola.settings import Categories, Extract, ExtractSource
+from rucola.settings import Extract, ExtractSource
 
 
 def _read(path: Path, **keys) -> list:
     source = ExtractSource(path=str(path), **keys)
-    return list(Readers(Extract(), Categories()).read(path, source))
+    return list(Readers(Extract(), rucola_categories()).read(path, source))
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -39,7 +40,7 @@ def _extract(run_cli, tmp_path: Path, source: dict, **extract) -> tuple[int, str
             **extract,
         }
     }
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(with_identity(params)), encoding="utf-8")
     code, _, stderr = run_cli("extract", "--out", "out.parquet", cwd=tmp_path)
     return code, stderr
 

@@ -197,7 +197,7 @@ def test_an_icelandic_sheet_builds_a_release_with_dvc(tmp_path):
     assert release["read"] == release["kept"] == len(sheet("is")) and release["set_aside"] == {}
     from datasets import load_dataset
 
-    folder = root / "data/release" / "rucola"  # release.out: the overlay keeps the default
+    folder = root / "data/release" / "dataset"  # release.out: the overlay keeps the default
     loaded = load_dataset(str(folder), "default")
     assert sum(loaded[name].num_rows for name in loaded) == len(sheet("is"))
     assert "Lesið hafa strákarnir bækurnar." in set(loaded["train"]["sentence"]) | set(

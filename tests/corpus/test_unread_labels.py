@@ -8,10 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from identity import rucola_categories
 
 from rucola.corpus.sources.readers import Readers
 from rucola.errors import RucolaError
-from rucola.settings import Categories, Extract, ExtractSource
+from rucola.settings import Extract, ExtractSource
 
 # A textbook sheet: the mark in 'Judgement', the publisher's label in 'label'.
 JUDGED = (
@@ -24,7 +25,7 @@ JUDGED = (
 
 def _read(path: Path, **keys) -> list:
     source = ExtractSource(path=str(path), **keys)
-    return list(Readers(Extract(), Categories()).read(path, source))
+    return list(Readers(Extract(), rucola_categories()).read(path, source))
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:

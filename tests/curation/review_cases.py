@@ -14,6 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from identity import write_identity
 
 QUEUE_SCHEMA = pa.schema(
     [
@@ -47,6 +48,14 @@ QUEUE = [
     ("category_mismatch", "train", "in_domain", 20, "Ихний дом стоит у реки.", 0, "Syntax",
      0.7, "the classifier prefers Morphology", None),
 ]  # fmt: skip
+
+
+def rucola_project(folder: Path) -> None:
+    """RuCoLA's params (its identity and categories) in ``folder``, unless the test wrote
+    params of its own there: the commands load ``params.yaml``, and no default names a
+    corpus."""
+    if not (folder / "params.yaml").exists():
+        write_identity(folder)
 
 
 def write_queue(path: Path, rows: list[tuple[Any, ...]] = QUEUE) -> Path:

@@ -9,12 +9,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from audit_frames import corpus, write
+from identity import identity_yaml, rucola_categories, rucola_params
 
 from rucola.curation.audit import run_audit, summary_lines
 from rucola.curation.categories import category_mismatches, rule_findings
 from rucola.curation.queue import KINDS, QUEUE_SCHEMA, read_queue, sort_queue
 from rucola.io import file_sha256
-from rucola.settings import Audit, Categories, LabelErrors, Params
+from rucola.settings import Audit, Categories, LabelErrors
 
 FLIPS = [0, 5, 11, 23, 42]
 
@@ -41,7 +42,7 @@ def split_rows(tmp_path):
 
 
 def test_the_stage_writes_the_queue_and_counts_per_kind_and_split(tmp_path, split_rows):
-    report = run_audit(settings(tmp_path), Params(), str(split_rows))
+    report = run_audit(settings(tmp_path), rucola_params(), str(split_rows))
     table = pq.read_table(tmp_path / "audit.parquet")
     assert table.schema == QUEUE_SCHEMA
     queue = table.to_pandas()
@@ -76,7 +77,7 @@ def test_the_stage_writes_the_queue_and_counts_per_kind_and_split(tmp_path, spli
 
 def test_summary_has_one_line_per_kind_with_counts_per_split(tmp_path, split_rows):
     audit = settings(tmp_path, conflicting_duplicate={"enabled": False})
-    report = run_audit(audit, Params(), str(split_rows))
+    report = run_audit(audit, rucola_params(), str(split_rows))
     lines = summary_lines(report)
     assert lines[0] == f"audit: 201 rows read, {report['queue']} in the review queue"
     assert lines[2] == "audit: conflicting_duplicate: off"
@@ -88,7 +89,7 @@ def test_summary_has_one_line_per_kind_with_counts_per_split(tmp_path, split_row
 
 def test_every_kind_off_writes_an_empty_queue(tmp_path, split_rows):
     off = {kind: {"enabled": False} for kind in KINDS}
-    report = run_audit(settings(tmp_path, **off), Params(), str(split_rows))
+    report = run_audit(settings(tmp_path, **off), rucola_params(), str(split_rows))
     assert report["queue"] == 0 and report["kinds"] == {}
     table = pq.read_table(tmp_path / "audit.parquet")
     assert table.num_rows == 0 and table.schema == QUEUE_SCHEMA
@@ -96,7 +97,9 @@ def test_every_kind_off_writes_an_empty_queue(tmp_path, split_rows):
 
 def test_the_command_runs_the_stage_and_prints_its_lines(run_cli, tmp_path, split_rows):
     (tmp_path / "params.yaml").write_text(
-        "audit:\n  cross_split_duplicate:\n    near_duplicates:\n      enabled: false\n",
+        identity_yaml(
+            "audit:\n  cross_split_duplicate:\n    near_duplicates:\n      enabled: false\n"
+        ),
         encoding="utf-8",
     )
     code, out, err = run_cli(
@@ -129,7 +132,7 @@ def test_the_rules_name_what_contradicts_the_row():
         ("g", -1, None, None),
         ("h", 1, None, "learner"),
     )
-    types = Categories()  # RuCoLA's: Hallucination out of domain only
+    types = rucola_categories()  # RuCoLA's: Hallucination out of domain only
     assert rule_findings(rows, types) == {
         0: ["acceptable but has the category Syntax"],
         1: ["unacceptable without a category"],
@@ -178,7 +181,7 @@ def test_a_category_is_asked_for_only_where_its_domain_declares_some():
 
 def test_the_classifier_flags_a_category_the_rest_of_the_corpus_gives_other_sentences():
     rows = corpus(n=300, recategorised={3: "Semantics", 13: "Morphology"})
-    found, scored = category_mismatches(rows, LabelErrors(), Categories())
+    found, scored = category_mismatches(rows, LabelErrors(), rucola_categories())
     assert scored == int((rows["label"] == 0).sum())
     flagged = found.set_index("row")
     assert {3, 13} <= set(flagged.index)

@@ -7,17 +7,18 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from review_cases import QUEUE, write_queue
+from identity import identity_yaml, rucola_categories
+from review_cases import QUEUE, rucola_project, write_queue
 
 from rucola.curation.decisions import decide
 from rucola.curation.review_answers import Answer, ReviewTask
 from rucola.curation.review_config import DECISIONS, NO_CATEGORY, review_config
-from rucola.settings import Params
 
-ERROR_TYPES = Params().corpus.categories.all()
+ERROR_TYPES = rucola_categories().all()
 
 
 def export(run_cli, folder: Path, *options: str) -> list[dict]:
+    rucola_project(folder)
     code, stdout, stderr = run_cli("audit", "export", "--input", "audit.parquet", "--out",
                                    "review", *options, cwd=folder)  # fmt: skip
     assert code == 0, stderr
@@ -85,7 +86,9 @@ def test_one_task_per_row_kinds_and_evidence_joined(run_cli, tmp_path):
 
 def test_top_n_per_kind(run_cli, tmp_path):
     write_queue(tmp_path / "audit.parquet")
-    (tmp_path / "params.yaml").write_text("audit:\n  export:\n    top: 1\n", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(
+        identity_yaml("audit:\n  export:\n    top: 1\n"), encoding="utf-8"
+    )
     tasks = export(run_cli, tmp_path)
     assert [(t["data"]["split"], t["data"]["id"], t["data"]["kinds"]) for t in tasks] == [
         ("train", 3, "cross_split_duplicate"),
@@ -122,6 +125,7 @@ def test_an_unlabelled_test_row_keeps_its_null_domain(run_cli, tmp_path):
 
 def test_an_unknown_kind_is_one_line(run_cli, tmp_path):
     write_queue(tmp_path / "audit.parquet", [("leak", *QUEUE[0][1:])])
+    rucola_project(tmp_path)
     code, _, stderr = run_cli("audit", "export", "--input", "audit.parquet", "--out", "review",
                               cwd=tmp_path)  # fmt: skip
     assert code == 1 and "audit.parquet: audit queue has kind 'leak'" in stderr

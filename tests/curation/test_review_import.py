@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_cases import annotation, data, task, write_export, write_queue
+from identity import identity_yaml, rucola_categories
+from review_cases import annotation, data, rucola_project, task, write_export, write_queue
 
 from rucola.curation.review_answers import read_review
-from rucola.settings import Categories, Params
 
 ERRATA_HEADER = "split,domain,id,field,new,reason,old\n"
 QUEUE_FILE = "data/interim/audit.parquet"  # audit.out by default
@@ -29,6 +29,7 @@ def queue_row(task_data: dict[str, Any], kind: str = "likely_label_error") -> tu
 def write_review(folder: Path, tasks: list[dict], queued: list[dict] | None = None) -> Path:
     """The export (``export.json``) and the audit queue it came from, at ``audit.out``: a
     row per task as exported, or one per task data of ``queued``."""
+    rucola_project(folder)
     rows = [queue_row(d) for d in (queued if queued is not None else [t["data"] for t in tasks])]
     (folder / QUEUE_FILE).parent.mkdir(parents=True, exist_ok=True)
     write_queue(folder / QUEUE_FILE, rows)
@@ -189,7 +190,8 @@ def test_the_undecided_list_cannot_be_the_errata_file(run_cli, tmp_path):
 
 def test_the_params_categories_are_the_ones_accepted(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        "corpus:\n  categories:\n    in_domain: [Syntax, Semantics, Grammar]\n", encoding="utf-8"
+        identity_yaml("corpus:\n  categories:\n    in_domain: [Syntax, Semantics, Grammar]\n"),
+        encoding="utf-8",
     )
     write_review(tmp_path,
                  [task(data(label=0, error_type="Syntax"),
@@ -202,7 +204,7 @@ def test_the_params_categories_are_the_ones_accepted(run_cli, tmp_path):
 
 def test_the_reader_keeps_one_answer_per_reviewer(tmp_path):
     path = write_export(tmp_path / "export.json", review_export())
-    tasks = {t.name: t for t in read_review(path, Params().corpus.categories.all())}
+    tasks = {t.name: t for t in read_review(path, rucola_categories().all())}
     removal = tasks["test/in_domain/7"].answers
     assert [(x.reviewer, x.decision) for x in removal] == [("2", "remove"), ("3", "remove")]
     assert [x.reviewer for x in tasks["train/in_domain/12"].answers] == ["2", "3"]  # one skipped
@@ -232,7 +234,7 @@ def test_a_real_label_studio_export_reads(tmp_path):
         '"updated_by": 4, "comment_authors": []}]'
     )
     path = write_export(tmp_path / "export.json", real)
-    [one] = read_review(path, Params().corpus.categories.all())
+    [one] = read_review(path, rucola_categories().all())
     assert (one.name, one.sentence, one.label, one.error_type) == (
         "train/in_domain/3",
         "Мальчик спит.",
@@ -248,7 +250,7 @@ def test_the_errata_file_is_what_the_split_stage_reads(run_cli, tmp_path):
 
     write_review(tmp_path, review_export())
     assert run_cli("audit", "import", "export.json", "--out", "errata.csv", cwd=tmp_path)[0] == 0
-    errata = read_errata_file(str(tmp_path / "errata.csv"), ErrataOptions(Categories()))
+    errata = read_errata_file(str(tmp_path / "errata.csv"), ErrataOptions(rucola_categories()))
     assert [(e.split, e.domain, e.id, e.field, e.new, e.old, e.line) for e in errata] == [
         ("train", "in_domain", 3, "label", 0, "1", 2),
         ("train", "in_domain", 3, "error_type", "Syntax", None, 3),
@@ -365,7 +367,7 @@ def _apply(path: Path, tasks: list[dict]) -> Any:
     """What the split stage does with an errata file: read it, check and apply it."""
     from rucola.corpus.errata import ErrataOptions, apply_errata, read_errata_file
 
-    options = ErrataOptions(Categories(), paths=(str(path),))
+    options = ErrataOptions(rucola_categories(), paths=(str(path),))
     return apply_errata(_split_rows(tasks), read_errata_file(str(path), options), set(), options)
 
 

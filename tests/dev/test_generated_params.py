@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from release_params import merged
 
 from rucola.dev.params import PRESETS, generate, render
 from rucola.errors import RucolaError
@@ -18,15 +19,27 @@ from rucola.settings import Filter, Params, defaults_of
 from rucola.settings.types import _key
 
 ROOT = Path(__file__).resolve().parents[2]
+OVERLAYS = "configs/overlays"
 
 
 def overlays_in(folder: Path) -> Path:
-    """A copy of the repository's overlays and generated files under ``folder``."""
-    for target, overlay in PRESETS.items():
-        for name in (target, overlay):
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(ROOT / name, folder / name)
+    """A copy of the repository's overlays (those the presets include too) and generated
+    files under ``folder``."""
+    shutil.copytree(ROOT / OVERLAYS, folder / OVERLAYS)
+    for target in PRESETS:
+        (folder / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / target, folder / target)
     return folder
+
+
+def overlay_of(path: Path) -> dict:
+    """What the overlay at ``path`` says, over the overlays it includes (``include:``,
+    files beside it, merged first and in order)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    base: dict = {}
+    for name in data.pop("include", []):
+        base = merged(base, overlay_of(path.parent / name))
+    return merged(base, data)
 
 
 def test_the_committed_params_files_are_generated():
@@ -46,7 +59,7 @@ def test_a_stale_file_is_named_and_rewritten(tmp_path):
 @pytest.mark.parametrize("target", PRESETS)
 def test_a_generated_file_holds_every_key_with_the_overlay_over_the_defaults(target):
     data = yaml.safe_load((ROOT / target).read_text(encoding="utf-8"))
-    overlay = yaml.safe_load((ROOT / PRESETS[target]).read_text(encoding="utf-8"))
+    overlay = overlay_of(ROOT / PRESETS[target])
     assert load_settings(ROOT / target).model_dump() == Params.model_validate(data).model_dump()
     for section, keys in defaults_of(Params).items():
         assert set(data[section]) == set(keys), section  # every key, none left to defaults

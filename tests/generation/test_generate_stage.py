@@ -8,6 +8,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from identity import with_identity
 
 from rucola.generation.schema import CANDIDATE_SCHEMA
 from rucola.generation.stage import generate
@@ -82,7 +83,9 @@ def test_disabled_generator_writes_an_empty_file(tmp_path: Path, sources, genera
 def _write_params(build, tmp_path: Path, sources: dict, generators: dict) -> Path:
     g = build(tmp_path, sources, generators)
     path = tmp_path / "params.yaml"
-    path.write_text(yaml.safe_dump({"generate": g}, allow_unicode=True), encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(with_identity({"generate": g}), allow_unicode=True), encoding="utf-8"
+    )
     return path
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from identity import with_identity
 
 import rucola.generation.methods
 import rucola.stage
@@ -40,7 +41,9 @@ def outputs_of(tmp_path: Path) -> dict[str, bytes]:
 
 def write_params(tmp_path: Path, g: dict) -> Path:
     path = tmp_path / "params.yaml"
-    path.write_text(yaml.safe_dump({"generate": g}, allow_unicode=True), encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(with_identity({"generate": g}), allow_unicode=True), encoding="utf-8"
+    )
     return path
 
 

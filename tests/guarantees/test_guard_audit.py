@@ -26,14 +26,22 @@ import pytest
 from guards import KILL_AT_COMMIT, one_error_line, snapshot
 
 from rucola.curation.audit import run_audit
-from rucola.settings import Audit, Params
+from rucola.settings import Audit
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "curation"))
 from audit_frames import corpus, write  # noqa: E402
+from identity import rucola_params, write_identity  # noqa: E402
 
 FLIPS = [0, 5, 11, 23, 42]
 SPLITS = {"train", "validation", "test"}
+
+
+@pytest.fixture(autouse=True)
+def _corpus(tmp_path: Path) -> None:
+    """Commands here run in ``tmp_path``: a RuCoLA-like corpus's params (the schema's
+    defaults name no corpus); a test that writes its own params.yaml replaces it."""
+    write_identity(tmp_path)
 
 
 def audit_settings(folder: Path) -> Audit:
@@ -54,7 +62,7 @@ def split_rows(tmp_path: Path) -> Path:
 
 
 def test_the_public_report_holds_counts_only_even_with_labelled_test_rows(tmp_path, split_rows):
-    report = run_audit(audit_settings(tmp_path), Params(), str(split_rows))
+    report = run_audit(audit_settings(tmp_path), rucola_params(), str(split_rows))
     assert report["kinds"]["likely_label_error"]["test"] > 0  # the test gold was audited
     assert set(report) == {"read", "queue", "kinds", "scored", "params"}
     for counts in report["kinds"].values():
@@ -76,12 +84,12 @@ def test_the_public_report_holds_counts_only_even_with_labelled_test_rows(tmp_pa
 def test_the_report_does_not_change_when_test_ids_are_shuffled(tmp_path, split_rows):
     """Which test row has which id is not in the report: shuffling the ids of the test
     rows changes no byte of it."""
-    run_audit(audit_settings(tmp_path / "a"), Params(), str(split_rows))
+    run_audit(audit_settings(tmp_path / "a"), rucola_params(), str(split_rows))
     rows = pq.read_table(split_rows).to_pandas()
     test = rows.index[rows["split"] == "test"]
     rows.loc[test, "id"] = rows.loc[test, "id"].to_numpy()[::-1]
     shuffled = write(rows, tmp_path / "shuffled.parquet")
-    run_audit(audit_settings(tmp_path / "b"), Params(), str(shuffled))
+    run_audit(audit_settings(tmp_path / "b"), rucola_params(), str(shuffled))
     first, second = (tmp_path / "a/audit.json", tmp_path / "b/audit.json")
     assert first.read_bytes() == second.read_bytes()
 
@@ -91,14 +99,14 @@ def test_the_report_does_not_change_when_what_test_rows_hide_changes(tmp_path, s
     """Issue 32: flip every test label, swap categories and domains of test rows: the
     public report (train and validation counts from a model that never saw a test label)
     keeps its bytes, while the private one changes."""
-    run_audit(audit_settings(tmp_path / "a"), Params(), str(split_rows))
+    run_audit(audit_settings(tmp_path / "a"), rucola_params(), str(split_rows))
     rows = pq.read_table(split_rows).to_pandas()
     test = rows.index[rows["split"] == "test"]
     rows.loc[test, "label"] = 1 - rows.loc[test, "label"]
     rows.loc[test, "error_type"] = [None if y else "Semantics" for y in rows.loc[test, "label"]]
     rows.loc[test, "domain"] = "out_of_domain"
     changed = write(rows, tmp_path / "changed.parquet")
-    run_audit(audit_settings(tmp_path / "b"), Params(), str(changed))
+    run_audit(audit_settings(tmp_path / "b"), rucola_params(), str(changed))
     for name, same in (("audit.json", True), ("private_audit.json", False)):
         first, second = (tmp_path / "a" / name, tmp_path / "b" / name)
         assert (first.read_bytes() == second.read_bytes()) is same, name
@@ -107,13 +115,13 @@ def test_the_report_does_not_change_when_what_test_rows_hide_changes(tmp_path, s
 @pytest.mark.slow
 def test_the_queue_is_the_same_bytes_every_run(tmp_path, split_rows):
     for name in ("a", "b"):
-        run_audit(audit_settings(tmp_path / name), Params(), str(split_rows))
+        run_audit(audit_settings(tmp_path / name), rucola_params(), str(split_rows))
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
 
 
 def test_a_failing_run_leaves_the_previous_outputs(tmp_path, split_rows, monkeypatch):
     settings = audit_settings(tmp_path / "out")
-    run_audit(settings, Params(), str(split_rows))
+    run_audit(settings, rucola_params(), str(split_rows))
     before = snapshot(tmp_path / "out")
 
     def fails(*args, **kwargs):
@@ -121,7 +129,7 @@ def test_a_failing_run_leaves_the_previous_outputs(tmp_path, split_rows, monkeyp
 
     monkeypatch.setattr("rucola.curation.audit.category_mismatches", fails)
     with pytest.raises(MemoryError):
-        run_audit(settings, Params(), str(split_rows))
+        run_audit(settings, rucola_params(), str(split_rows))
     assert snapshot(tmp_path / "out") == before
 
 
@@ -138,7 +146,7 @@ run_audit(
         report=f"{folder}/audit.json",
         private_report=f"{folder}/private_audit.json",
     ),
-    Params(),
+    rucola_params(),
     source,
 )
 """
@@ -150,7 +158,7 @@ def test_a_killed_run_leaves_the_previous_outputs_and_the_next_run_cleans_up(tmp
     script = tmp_path / "killed.py"
     script.write_text(KILLED, encoding="utf-8")
     out = tmp_path / "out"
-    run_audit(audit_settings(out), Params(), str(split_rows))
+    run_audit(audit_settings(out), rucola_params(), str(split_rows))
     before = snapshot(out)
     killed = subprocess.run(
         [sys.executable, str(script), str(out), str(split_rows), "kill"],

@@ -29,6 +29,7 @@ import pytest
 import typer
 import yaml
 from guards import one_error_line, snapshot
+from identity import with_identity, write_identity
 
 from rucola.errors import RucolaError
 
@@ -40,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def write_params(folder: Path, params: dict[str, Any], name: str = "params.yaml") -> Path:
     path = folder / name
+    params = with_identity(params)  # a corpus names itself (the defaults name none)
     path.write_text(yaml.safe_dump(params, allow_unicode=True, sort_keys=False), "utf-8")
     return path
 
@@ -276,11 +278,12 @@ def test_an_option_is_held_to_the_bounds_of_its_params_key(run_cli, tmp_path, ar
     """Issue 23, build 3: an option that stands in for a params key cannot get round its
     bounds (a seed numpy refuses, a worker count that exhausts the machine). No input is
     given: the option alone must be refused, before any work."""
+    write_identity(tmp_path)
     code, _, stderr = run_cli(*args, cwd=tmp_path)
     assert code == 1
     line = one_error_line(stderr)
     assert re.match(rf"error: {option}:? must be at most ", line), line
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["params.yaml"]
 
 
 def test_every_size_and_seed_key_has_an_upper_bound():
@@ -335,6 +338,7 @@ def test_a_sentence_that_is_not_text_is_named_with_its_file(run_cli, tmp_path):
     """Issue 23, defect 9 (the same hole in ``rucola measure``): a ``sentence`` column of
     numbers was a TypeError inside a worker process."""
     write_rows(pd.DataFrame({"sentence": [1, 2, 3]}), tmp_path / "rows.parquet")
+    write_identity(tmp_path)
     before = snapshot(tmp_path)
     args = ["--input", "rows.parquet", "--out", "out/m.parquet", "--report", "out/m.json"]
     code, _, stderr = run_cli("measure", *args, "--workers", "1", cwd=tmp_path)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from guards import one_error_line, snapshot
+from identity import identity_yaml
 from release_params import RELEASE_PARAMS as PARAMS
 
 from rucola.io import file_sha256
@@ -41,7 +42,7 @@ def build_project(root: Path) -> Path:
     frame.to_parquet(root / "data/split.parquet", index=False)
     report = {"success": True, "data_sha256": file_sha256(root / "data/split.parquet")}
     (root / "data/validation.json").write_text(json.dumps(report), encoding="utf-8")
-    (root / "params.yaml").write_text(PARAMS, encoding="utf-8")
+    (root / "params.yaml").write_text(identity_yaml(PARAMS), encoding="utf-8")
     return root
 
 
@@ -71,7 +72,8 @@ def test_a_build_pointed_at_a_kept_version_is_refused(project, run_cli, key):
     folder = {"out": "rucola", "private": "private", "compat": "rucola_csv"}[key]
     text = params.read_text(encoding="utf-8")
     params.write_text(
-        text.replace(f"  {key}: out/{folder}\n", f"  {key}: {KEPT}/{folder}\n"), encoding="utf-8"
+        identity_yaml(text.replace(f"  {key}: out/{folder}\n", f"  {key}: {KEPT}/{folder}\n")),
+        encoding="utf-8",
     )
     before = snapshot(project / "data/releases")
     code, _, stderr = run_cli("release", "build", cwd=project)

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from guards import one_error_line, snapshot
+from identity import identity_yaml
 
 from rucola.corpus import schema
 from rucola.corpus.filters.duplicates import DuplicateRule
@@ -139,7 +140,7 @@ def corpus_rows() -> pd.DataFrame:
 
 def project(tmp_path: Path) -> Path:
     (tmp_path / "params.yaml").write_text(
-        "filter:\n  min_high_freq_share: null\n  min_tokens: 1\n", encoding="utf-8"
+        identity_yaml("filter:\n  min_high_freq_share: null\n  min_tokens: 1\n"), encoding="utf-8"
     )
     write_parquet(corpus_rows(), tmp_path / "in.parquet")
     return tmp_path

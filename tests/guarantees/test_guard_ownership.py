@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 from guards import KILL_AT_COMMIT, one_error_line, snapshot
+from identity import identity_yaml
 
 from rucola.io import write_parquet
 
@@ -51,9 +52,11 @@ def project(tmp_path: Path) -> Path:
     committed to git, never written by rucola on this machine)."""
     shutil.copytree(SAMPLE, tmp_path / "annotations")
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{CONTROLS}]\n"
-        "  stage1: [annotations/stage1]\n  stage2: []\n"
-        f"screen:\n  out: {TRUTH}\n",  # the candidates annotate reads
+        identity_yaml(
+            f"annotate:\n  controls: [{CONTROLS}]\n"
+            "  stage1: [annotations/stage1]\n  stage2: []\n"
+            f"screen:\n  out: {TRUTH}\n"
+        ),  # the candidates annotate reads
         encoding="utf-8",
     )
     return tmp_path
@@ -298,7 +301,9 @@ def test_validate_input_leaves_the_pipelines_data_docs_alone(run_cli, tmp_path):
     other.loc[0, "sentence"] = "Совсем другое предложение."
     write_parquet(other, tmp_path / "other.parquet")
     (tmp_path / "params.yaml").write_text(
-        "split:\n  out: split.parquet\nvalidate:\n  report: validation.json\n  docs: docs\n",
+        identity_yaml(
+            "split:\n  out: split.parquet\nvalidate:\n  report: validation.json\n  docs: docs\n"
+        ),
         "utf-8",
     )
     run_cli("validate", cwd=tmp_path)

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from identity import identity_yaml
 
 from rucola.io import file_sha256
 
@@ -106,7 +107,7 @@ def built_project(root: Path, run_cli, frame: pd.DataFrame, params: str = PARAMS
     """A clean git project whose release was built by ``rucola release build``."""
     root.mkdir(parents=True)
     write_split(root, frame)
-    (root / "params.yaml").write_text(params, encoding="utf-8")
+    (root / "params.yaml").write_text(identity_yaml(params), encoding="utf-8")
     (root / ".gitignore").write_text("data/\nreports/\n", encoding="utf-8")
     code, _, stderr = run_cli("release", "build", "--params", "params.yaml", cwd=root)
     assert code == 0, stderr
@@ -227,7 +228,7 @@ def test_the_public_diff_does_not_list_hidden_test_changes(tmp_path, run_cli):
 
 def params_file(root: Path) -> Path:
     path = root / "params.yaml"
-    path.write_text(PARAMS_YAML, encoding="utf-8")
+    path.write_text(identity_yaml(PARAMS_YAML), encoding="utf-8")
     return path
 
 
@@ -272,7 +273,8 @@ def test_build_refuses_a_private_folder_inside_the_public_one(tmp_path, run_cli,
     root.mkdir()
     write_split(root, split_rows())
     (root / "params.yaml").write_text(
-        PARAMS_YAML.replace("release:\n", f"release:\n  private: {private}\n"), encoding="utf-8"
+        identity_yaml(PARAMS_YAML.replace("release:\n", f"release:\n  private: {private}\n")),
+        encoding="utf-8",
     )
     code, _, stderr = run_cli("release", "build", "--params", "params.yaml", cwd=root)
     assert code == 1

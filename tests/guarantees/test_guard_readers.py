@@ -24,6 +24,7 @@ import psutil
 import pyarrow as pa
 import pytest
 from guards import one_error_line
+from identity import identity_yaml, rucola_categories
 
 from rucola.io import write_parquet
 
@@ -52,7 +53,7 @@ def write_rows(path: Path, rows: list[list[str]], delimiter: str) -> Path:
 def test_a_sheet_with_a_repeated_column_is_refused(run_cli, tmp_path, header, row, column):
     """Issue 23, defect 7: a judgment sheet with two ``mark`` (or two ``sentence``) columns;
     the last one won silently, and the ``*`` row became label 1."""
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     write_rows(tmp_path / "sheet.tsv", [header, row], "\t")
     code, _, stderr = run_cli("extract", "--sources", "sheet.tsv", "--out", "o.parquet",
                               cwd=tmp_path)  # fmt: skip
@@ -64,7 +65,7 @@ def test_a_sheet_with_a_repeated_column_is_refused(run_cli, tmp_path, header, ro
 def test_a_published_rucola_file_with_a_repeated_column_is_refused(run_cli, tmp_path):
     """Issue 23, defect 7 (every tabular reader): a published RuCoLA CSV with two
     ``acceptable`` columns; ``csv.DictReader`` kept the last cell, and the label with it."""
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     header = ["id", "sentence", "acceptable", "error_type", "detailed_source", "acceptable"]
     write_rows(tmp_path / "release/in_domain_train.csv",
                [header, ["0", "Мальчик спит.", "0", "Syntax", "Paducheva", "1"]], ",")  # fmt: skip
@@ -77,8 +78,10 @@ def test_a_published_rucola_file_with_a_repeated_column_is_refused(run_cli, tmp_
 
 def annotate_project(tmp_path: Path) -> Path:
     (tmp_path / "params.yaml").write_text(
-        f"annotate:\n  controls: [{SAMPLE / 'controls.tsv'}]\n  stage1: []\n  stage2: []\n"
-        f"screen:\n  out: {SAMPLE / 'truth.tsv'}\n",  # the candidates annotate reads
+        identity_yaml(
+            f"annotate:\n  controls: [{SAMPLE / 'controls.tsv'}]\n  stage1: []\n  stage2: []\n"
+            f"screen:\n  out: {SAMPLE / 'truth.tsv'}\n"
+        ),  # the candidates annotate reads
         encoding="utf-8",
     )
     return tmp_path
@@ -120,13 +123,12 @@ def test_a_golden_set_with_a_repeated_column_is_refused(tmp_path):
     from rucola.annotation.export import read_controls
     from rucola.annotation.votes import Stage2Form
     from rucola.errors import RucolaError
-    from rucola.settings import Categories
 
     path = write_rows(tmp_path / "controls.tsv",
                       [["id", "sentence", "label", "Label"], ["c1", "Он спит.", "1", "0"]],
                       "\t")  # fmt: skip
     with pytest.raises(RucolaError, match=r"duplicated column\(s\) label") as info:
-        read_controls([path], Stage2Form.of(Categories()))
+        read_controls([path], Stage2Form.of(rucola_categories()))
     assert (info.value.path, info.value.line) == (str(path), 1)
 
 
@@ -343,7 +345,7 @@ def test_a_misspelt_list_directive_is_refused(run_cli, tmp_path, line, hint):
     """Issue 23, minor: ``# sourc: T1`` was a silent comment, so the section's examples
     kept the previous source. ``#``, an identifier and ``:`` is a directive; an unknown one
     is exit 1 naming file:line, with the nearest directive as a hint."""
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     (tmp_path / "list.txt").write_text(
         f"# source: Book\n(1) Он пришёл.\n{line}\n(2) *Он пришла.\n", encoding="utf-8"
     )
@@ -369,7 +371,7 @@ def _alive(pid: int) -> bool:
 def test_measure_workers_die_with_their_parent(tmp_path):
     """Issue 23, minor: ``rucola measure``'s worker processes survived a kill -9 of their
     parent for more than 30 s. Killed mid-run, no worker may be alive 5 s later."""
-    (tmp_path / "params.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(""), encoding="utf-8")
     words = ["Мальчик читает книгу.", "Девочка пишет письмо бабушке.", "Кот спит на окне."]
     sentences = pa.array([f"{words[i % 3]} {i}" for i in range(600_000)])
     write_parquet(pa.table({"sentence": sentences}), tmp_path / "in.parquet")

@@ -20,9 +20,17 @@ import pytest
 from guards import one_error_line, snapshot
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "curation"))
+from identity import write_identity
 from review_cases import annotation, data, task, write_export, write_queue  # noqa: E402
 
 QUEUE_FILE = "data/interim/audit.parquet"  # audit.out by default
+
+
+@pytest.fixture(autouse=True)
+def _corpus(tmp_path: Path) -> None:
+    """Commands here run in ``tmp_path``: a RuCoLA-like corpus's params (the schema's
+    defaults name no corpus); a test that writes its own params.yaml replaces it."""
+    write_identity(tmp_path)
 
 
 def write_review(folder: Path, tasks: list[dict]) -> Path:

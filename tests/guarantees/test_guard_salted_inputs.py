@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 import yaml
 from guards import one_error_line, snapshot
+from identity import with_identity
 
 ERRATA = "split,domain,id,field,new,reason\ntrain,in_domain,1,label,1,reported by a user\n"
 
@@ -31,7 +32,7 @@ def project(root: Path, errata: list[str]) -> Path:
     (root / "data/raw/errata").mkdir(parents=True)
     (root / "data/raw/errata/v1.1.csv").write_text(ERRATA, encoding="utf-8")
     params = {"extract": {"errata": errata}}
-    (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    (root / "params.yaml").write_text(yaml.safe_dump(with_identity(params)), encoding="utf-8")
     return root
 
 

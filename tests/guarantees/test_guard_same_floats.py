@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from identity import identity_yaml
 
 from rucola.curation.audit import TYPES
 from rucola.determinism import DECIMALS, OPENBLAS_KERNEL, PINNED, rounded
@@ -53,7 +54,9 @@ def inputs(shared_data, tmp_path_factory) -> Path:
         pa.Table.from_pandas(clean, schema=TYPES, preserve_index=False), root / "split.parquet"
     )
     (root / "params.yaml").write_text(
-        "audit:\n  cross_split_duplicate:\n    near_duplicates:\n      enabled: false\n",
+        identity_yaml(
+            "audit:\n  cross_split_duplicate:\n    near_duplicates:\n      enabled: false\n"
+        ),
         encoding="utf-8",
     )
     half = len(published) * 3 // 4

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 import yaml
 from guards import one_error_line
+from identity import rucola_categories, with_identity
 
 from rucola.corpus.sources.readers import by_extension, source_type
 from rucola.corpus.sources.records import LABELS, MARKS
@@ -37,7 +38,7 @@ def project(tmp_path: Path, kind: str, body: bytes | str) -> Path:
             "rejected": "rejected.parquet",
         }
     }
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(with_identity(params)), encoding="utf-8")
     return tmp_path
 
 
@@ -66,12 +67,12 @@ def test_what_it_carries_is_what_it_gives(tmp_path: Path, kind: str):
     """A format that carries labels sets each example's label; one that carries only
     marks leaves the label to ``extract.marks``."""
     from rucola.corpus.sources.readers import Readers
-    from rucola.settings import Categories, Extract, ExtractSource
+    from rucola.settings import Extract, ExtractSource
 
     reader = SOURCE_READERS[kind]
     path = tmp_path / reader.example_name
     path.write_text(reader.example, encoding="utf-8")
-    readers = Readers(Extract(), Categories())
+    readers = Readers(Extract(), rucola_categories())
     examples = list(readers.read(path, ExtractSource(path=str(path), type=kind)))
     assert examples and reader.carries and reader.carries <= {LABELS, MARKS}
     labelled = [e.label is not None for e in examples]

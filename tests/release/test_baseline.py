@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from identity import identity_yaml
 
 from rucola.errors import RucolaError
 from rucola.io import write_text
@@ -68,7 +69,8 @@ def project(tmp_path: Path) -> Path:
     (root / "reports").mkdir(parents=True)
     write_text(PIPELINE_REPORT, root / "reports/baseline.json")  # as the pipeline wrote it
     (root / "params.yaml").write_text(
-        "split:\n  out: split.parquet\nbaseline:\n  report: reports/baseline.json\n"
+        identity_yaml("split:\n  out: split.parquet\nbaseline:\n  report: reports/baseline.json\n"),
+        encoding="utf-8",
     )
     frame = pd.DataFrame(toy_rows())
     frame.to_parquet(root / "split.parquet")

@@ -20,6 +20,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before datasets is imported (con
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from datasets import load_dataset  # noqa: E402
+from identity import rucola_corpus  # noqa: E402
 from release_params import typed  # noqa: E402
 
 from rucola.errors import RucolaError  # noqa: E402
@@ -255,8 +256,9 @@ def test_a_hand_corrected_card_is_refused_and_params_rewrite_it(tmp_path):
 
 
 def test_rucola_keeps_its_paper_and_published_files(tmp_path):
-    """The default identity is RuCoLA's: the card compares with its paper and files."""
-    public = build(tmp_path, english_rows(categories=True), {})
+    """RuCoLA's identity (configs/overlays/rucola.yaml): the card compares with its paper
+    and files."""
+    public = build(tmp_path, english_rows(categories=True), rucola_corpus())
     card, header = card_and_header(public)
     assert header["language"] == ["ru"] and header["license"] == "apache-2.0"
     assert "@inproceedings{mikhailov-etal-2022-rucola" in card

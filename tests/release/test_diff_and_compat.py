@@ -290,11 +290,15 @@ def test_diff_through_a_pipe_keeps_each_table_row_on_one_line(tmp_path):
     import subprocess
     import sys
 
+    from identity import write_identity
+
     sentence = "Кот спит очень долго и спокойно на мягком диване в большой комнате старого дома."
     old = split_frame([(sentence, 1, None, "train", "A long source name", "in_domain")])
     new = old.assign(sentence=sentence + " Ещё.")
     old.to_parquet(tmp_path / "old.parquet")
     new.to_parquet(tmp_path / "new.parquet")
+    # the language that keys a moved row's text: params.yaml's (no default names one)
+    write_identity(tmp_path)
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     result = subprocess.run(
         [sys.executable, "-m", "rucola", "release", "diff", "old.parquet", "new.parquet"],

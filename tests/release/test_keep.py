@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from corpora import split_settings
+from identity import identity_yaml
 from release_params import RELEASE_PARAMS as PARAMS
 from test_build import split_frame, tree, write_input
 
@@ -29,7 +30,7 @@ KEPT = Path("data/releases/v1.0.0")
 def project(tmp_path: Path, run_cli) -> Path:
     """A built release (public folder, CSV layout, private gold) from a validated split."""
     write_input(tmp_path / "data", split_frame())
-    (tmp_path / "params.yaml").write_text(PARAMS, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(PARAMS), encoding="utf-8")
     code, _, stderr = run_cli("release", "build", cwd=tmp_path)
     assert code == 0, stderr
     return tmp_path

@@ -19,6 +19,8 @@ SHEETS = ["agreement.tsv", "government.tsv", "aspect_semantics.tsv"]
 PARAMS = {
     "corpus": {
         "name": "notest",
+        "language": "ru",  # the sample's sentences
+        "license": "apache-2.0",
         "pretty_name": "A corpus without a test split",
         "description": "Judged sentences in train and validation only.",
         "domain_descriptions": {"out_of_domain": None},
@@ -71,9 +73,9 @@ def test_every_stage_handles_a_corpus_without_test_rows(run_cli, tmp_path):
 
     split = json.loads((tmp_path / "reports/split.json").read_text("utf-8"))
     assert split["test"]["rows"] == 0
-    release = tmp_path / "data/release/rucola"
+    release = tmp_path / "data/release/dataset"  # release.out and .compat: the defaults
     assert not list(release.rglob("test.parquet"))
-    assert not (tmp_path / "data/release/rucola_csv/test.csv").exists()
+    assert not (tmp_path / "data/release/dataset_csv/test.csv").exists()
     card = (release / "README.md").read_text("utf-8")
     assert "**This release has train and validation splits only" in card
     assert "RuCoLA" not in card and "error_types.png" not in card

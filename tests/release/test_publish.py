@@ -15,11 +15,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_hub_recorder import HubStandIn  # noqa: E402
+from identity import identity_yaml  # noqa: E402
 
 from rucola.io import OWNER_FILE, file_sha256  # noqa: E402
 from rucola.release.manifest import write_manifest  # noqa: E402
 
 GOLD_SENTENCE = "Тестовое предложение с тайной меткой."
+
+
+def params_yaml(changelog: str) -> str:
+    """A RuCoLA project's params: its identity and release folders (data/release/rucola,
+    as configs/overlays/rucola.yaml gives them), and ``changelog``."""
+    return identity_yaml(f"release:\n  changelog: {changelog}\n")
 
 
 def git(root: Path, *args: str) -> None:
@@ -79,7 +86,7 @@ def project(tmp_path: Path) -> Path:
         json.dumps({"success": True, "data_sha256": file_sha256(split)})
     )
     (root / ".gitignore").write_text("data/\nreports/\n")
-    (root / "params.yaml").write_text("release:\n  changelog: CHANGELOG.md\n")
+    (root / "params.yaml").write_text(params_yaml("CHANGELOG.md"))
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "init")
@@ -316,7 +323,7 @@ BLOCKERS = ["dirty", "old_version", "failed_validation", "other_data"]
 def test_refusals(run_cli, project, case):
     version = "1.0.0"
     if case == "dirty":
-        (project / "params.yaml").write_text("release:\n  changelog: CHANGES.md\n")
+        (project / "params.yaml").write_text(params_yaml("CHANGES.md"))
     elif case == "old_version":
         git(project, "tag", "v1.2.0")
     elif case == "bad_version":
@@ -534,7 +541,7 @@ def test_a_plan_with_a_blocker_is_never_sent(project, monkeypatch, online):
     from rucola.release.hub import publish
     from rucola.release.publish import plan_release
 
-    (project / "params.yaml").write_text("release:\n  changelog: CHANGES.md\n")
+    (project / "params.yaml").write_text(params_yaml("CHANGES.md"))
     monkeypatch.chdir(project)
     plan = plan_release(load_settings(None), "org/rucola", "1.0.0", None, None)
     assert [b.message.split(":")[0] for b in plan.blockers] == ["the git tree is not clean"]

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from identity import identity_yaml
 from release_params import RELEASE_PARAMS
 from test_build import PARAMS, merged, split_frame, tree, typed, write_input
 
@@ -91,7 +92,7 @@ def test_a_build_failing_half_way_leaves_the_previous_release(tmp_path, monkeypa
 
 def _project(tmp_path: Path) -> Path:
     write_input(tmp_path / "data", split_frame())
-    (tmp_path / "params.yaml").write_text(RELEASE_PARAMS, encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml(RELEASE_PARAMS), encoding="utf-8")
     return tmp_path
 
 

@@ -43,6 +43,7 @@ from rucola.settings import Params  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_hub_recorder import HubStandIn  # noqa: E402
+from identity import identity_yaml  # noqa: E402
 from test_publish import git, tree_state  # noqa: E402
 from test_release_contract import release_params  # noqa: E402
 
@@ -283,7 +284,9 @@ def test_env_key_missing_is_one_line_from_the_command(run_cli, tmp_path, monkeyp
     frame, votes = votes_corpus()
     write_input(tmp_path / "data", frame)
     write_parquet(votes, tmp_path / "data/votes.parquet", schema.VOTES_SCHEMA)
-    (tmp_path / "params.yaml").write_text(PROJECT_PARAMS.format(key="env"), encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(
+        identity_yaml(PROJECT_PARAMS.format(key="env")), encoding="utf-8"
+    )
     code, _, stderr = run_cli("release", "build", cwd=tmp_path)
     assert code == 1
     assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
@@ -373,7 +376,9 @@ def built_project(run_cli, root: Path, key: str) -> Path:
     frame, votes = votes_corpus()
     write_input(root / "data", frame)
     write_parquet(votes, root / "data/votes.parquet", schema.VOTES_SCHEMA)
-    (root / "params.yaml").write_text(PROJECT_PARAMS.format(key=key), encoding="utf-8")
+    (root / "params.yaml").write_text(
+        identity_yaml(PROJECT_PARAMS.format(key=key)), encoding="utf-8"
+    )
     (root / ".gitignore").write_text("data/\n")
     code, _, stderr = run_cli("release", "build", cwd=root)
     assert code == 0, stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from identity import write_identity
 
 from rucola.errors import RucolaError
 
@@ -35,6 +36,7 @@ def test_wrong_usage_exits_2(run_cli):
 
 
 def test_missing_input_is_one_line_and_debug_shows_the_traceback(run_cli, tmp_path):
+    write_identity(tmp_path)
     code, stdout, stderr = run_cli("filter", cwd=tmp_path)
     assert code == 1
     assert stderr.strip().startswith("error: data/interim/measured.parquet")
@@ -58,6 +60,7 @@ def test_missing_input_is_one_line_and_debug_shows_the_traceback(run_cli, tmp_pa
 def test_stage_commands_take_their_input_as_an_option(run_cli, tmp_path, command):
     """The options pattern: --input replaces the params key for this run (the error names
     the file given, not the params default)."""
+    write_identity(tmp_path)
     code, _, stderr = run_cli(*command, "--input", "other.parquet", cwd=tmp_path)
     assert code == 1 and stderr.startswith("error: other.parquet"), stderr
 

@@ -1,7 +1,9 @@
 """The corpus's identity in params (``corpus``: name, title, language, description, a line
 per domain, homepage, licence, citations) and categories that may be empty: every bad value
-is one line naming the params file, its line and the key; a corpus of another name may not
-keep RuCoLA's words; the keys that moved out of ``release`` say where they went."""
+is one line naming the params file, its line and the key; the defaults name no corpus (issue
+45): name, language and licence are required, each missing one its own line, and a corpus
+that leaves the card's words out gets none of RuCoLA's; the keys that moved out of
+``release`` say where they went."""
 
 from __future__ import annotations
 
@@ -9,16 +11,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from identity import rucola_corpus
 
 from rucola.errors import RucolaError
 from rucola.params import load_settings
 from rucola.settings import Params, cross_problems
-from rucola.settings.corpus import (
-    RUCOLA_CITATION,
-    RUCOLA_DESCRIPTION,
-    RUCOLA_DOMAINS,
-    RUCOLA_PRETTY_NAME,
-)
 
 COLA_CITATION = """@article{warstadt2018neural,
     title = {Neural Network Acceptability Judgments},
@@ -54,23 +51,47 @@ def loaded(tmp_path: Path, corpus: dict, **sections: dict) -> Params:
     return load_settings(path)
 
 
-def refused(tmp_path: Path, corpus: dict, **sections: dict) -> str:
+def refused(tmp_path: Path, corpus: dict, lines: int = 1, **sections: dict) -> str:
+    """The refusal of ``corpus`` (and other sections): ``lines`` problems, one line each,
+    every one naming the params file."""
     with pytest.raises(RucolaError) as caught:
         loaded(tmp_path, corpus, **sections)
     text = str(caught.value)
-    assert "\n" not in text and "custom.yaml:" in text, text
+    assert len(text.splitlines()) == lines, text
+    assert all("custom.yaml:" in line for line in text.splitlines()), text
     return text
 
 
-def test_the_defaults_are_rucola_word_for_word():
-    """The published RuCoLA keeps its card: the defaults are its identity."""
-    corpus = Params().corpus
-    assert corpus.name == "rucola" and corpus.language == "ru"
-    assert corpus.pretty_name == RUCOLA_PRETTY_NAME
-    assert corpus.description == RUCOLA_DESCRIPTION
-    assert corpus.citations == [RUCOLA_CITATION]
-    assert corpus.license == "apache-2.0" and corpus.homepage is None
-    assert cross_problems(Params()) == []
+def test_the_defaults_name_no_corpus():
+    """Issue 45: the schema describes no corpus (RuCoLA's words are its overlay's): no name,
+    language or licence, which are required, no words for the card, no categories."""
+    params = Params()
+    corpus = params.corpus
+    assert (corpus.name, corpus.language, corpus.license) == (None, None, None)
+    assert (corpus.pretty_name, corpus.description, corpus.license_note) == (None, None, None)
+    assert corpus.citations == [] and corpus.homepage is None
+    assert corpus.domain_descriptions.model_dump() == dict.fromkeys(
+        ["in_domain", "out_of_domain", "learner"]
+    )
+    assert corpus.categories.all() == [] and corpus.categories.declared() == []
+    assert (params.release.out, params.release.compat) == (
+        "data/release/dataset",
+        "data/release/dataset_csv",
+    )
+    assert [p.loc for p in cross_problems(params)] == [
+        ("corpus", "name"),
+        ("corpus", "language"),
+        ("corpus", "license"),
+    ]
+
+
+def test_rucolas_identity_is_its_overlay_word_for_word(tmp_path):
+    """The published RuCoLA keeps its card: configs/overlays/rucola.yaml's identity loads
+    as it is written."""
+    corpus = loaded(tmp_path, rucola_corpus()).corpus
+    assert corpus.model_dump(exclude={"homepage"}) == rucola_corpus()
+    assert corpus.name == "rucola" and corpus.language == "ru" and corpus.license == "apache-2.0"
+    assert corpus.homepage is None
 
 
 def test_another_corpus_with_its_own_words_loads(tmp_path):
@@ -78,35 +99,31 @@ def test_another_corpus_with_its_own_words_loads(tmp_path):
     assert corpus.name == "cola" and corpus.language == "en"
     assert corpus.categories.all() == [] and corpus.categories.declared() == []
     assert corpus.citations == [COLA_CITATION]
-    # a domain the overlay left alone keeps its default line (in_domain's says nothing of
-    # RuCoLA: publications and their authors' judgments)
-    assert corpus.domain_descriptions.in_domain == RUCOLA_DOMAINS["in_domain"]
+    # a domain the params leave alone has no line: the defaults describe no corpus
+    assert corpus.domain_descriptions.in_domain is None
 
 
-@pytest.mark.parametrize(
-    ("key", "value"),
-    [
-        ("pretty_name", RUCOLA_PRETTY_NAME),
-        ("description", RUCOLA_DESCRIPTION),
-        ("citations", [COLA_CITATION, RUCOLA_CITATION]),
-    ],
-)
-def test_another_corpus_may_not_keep_rucolas_words(tmp_path, key, value):
-    """Issue 35: the card described and cited RuCoLA for another corpus."""
-    text = refused(tmp_path, {**COLA, key: value})
-    assert f"corpus.{key}: is RuCoLA's (the default), but corpus.name is 'cola'" in text
+def test_a_corpus_that_leaves_the_card_words_out_gets_none_of_rucolas(tmp_path):
+    """Issue 35: the card described and cited RuCoLA for another corpus, and claimed its
+    machine-made rows; with neutral defaults (issue 45) a corpus that says nothing of its
+    title, description, lines or citations gets nothing, RuCoLA's words least of all."""
+    own = {key: COLA[key] for key in ("name", "language", "license")}
+    corpus = loaded(tmp_path, own).corpus
+    assert corpus.pretty_name is None and corpus.description is None
+    assert corpus.license_note is None and corpus.citations == []
+    assert corpus.domain_descriptions.model_dump() == dict.fromkeys(
+        ["in_domain", "out_of_domain", "learner"]
+    )
+    assert "RuCoLA" not in yaml.safe_dump(corpus.model_dump())
 
 
-def test_another_corpus_may_not_claim_rucolas_machine_made_rows(tmp_path):
-    corpus = {**COLA, "domain_descriptions": {}}  # out_of_domain left at RuCoLA's
-    text = refused(tmp_path, corpus)
-    assert "corpus.domain_descriptions.out_of_domain: is RuCoLA's" in text
-
-
-def test_the_defaults_under_another_name_name_every_key(tmp_path):
-    """Only the name changed: four keys describe RuCoLA, each counted."""
-    text = refused(tmp_path, {"name": "mycorpus"})
-    assert "corpus.pretty_name: is RuCoLA's" in text and "(and 3 more problems)" in text
+def test_a_corpus_lacking_its_identity_names_every_key(tmp_path):
+    """Only the name given: the language and the licence are each their own line (all the
+    problems at once, in file order; no "(and N more problems)")."""
+    text = refused(tmp_path, {"name": "mycorpus"}, lines=2)
+    first, second = text.splitlines()
+    assert "corpus.language: is not set" in first and "corpus.license: is not set" in second
+    assert "more problem" not in text
 
 
 def test_null_means_none(tmp_path):
@@ -155,9 +172,9 @@ def test_bad_identity_values_are_one_line(tmp_path, key, value, words):
 
 def test_the_keys_that_moved_out_of_release_say_where_they_went(tmp_path):
     """An older params file gave the card's title and licence under release."""
-    text = refused(tmp_path, {}, release={"pretty_name": "My corpus"})
+    text = refused(tmp_path, COLA, release={"pretty_name": "My corpus"})
     assert "release.pretty_name: removed; the card's title is corpus.pretty_name" in text
-    text = refused(tmp_path, {}, release={"license": "mit"})
+    text = refused(tmp_path, COLA, release={"license": "mit"})
     assert "release.license: removed; the licence is corpus.license" in text
 
 
@@ -171,8 +188,9 @@ def test_empty_categories_leave_the_m2_mapping_alone(tmp_path):
 def test_categories_declared_in_some_domains_only(tmp_path):
     corpus = {**COLA, "categories": {"in_domain": [], "out_of_domain": ["Syntax"]}}
     categories = loaded(tmp_path, corpus).corpus.categories
-    assert categories.declared() == ["out_of_domain", "learner"]
-    assert categories.all() == ["Syntax", "Morphology", "Semantics"]
+    # learner, left out, has the default: no categories (the defaults declare none)
+    assert categories.declared() == ["out_of_domain"]
+    assert categories.all() == ["Syntax"]
 
 
 def test_an_m2_source_without_learner_categories_is_one_line(tmp_path, run_cli):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from identity import with_identity
 
 from rucola.errors import RucolaError
 from rucola.generation.shards import ShardStore
@@ -49,7 +50,10 @@ def repo(tmp_path: Path) -> Path:
 
 
 def write_params(root: Path, params: dict) -> None:
-    (root / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True), "utf-8")
+    """``params`` with RuCoLA's identity (the sentences are Russian) as ``params.yaml``."""
+    (root / "params.yaml").write_text(
+        yaml.safe_dump(with_identity(params), allow_unicode=True), "utf-8"
+    )
 
 
 def generation_params(generator: str = "rules", source: str = "Wiki") -> dict:

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from identity import identity_yaml, rucola_params, write_identity
 
 from rucola.dev.params import params_table, readme
 from rucola.errors import RucolaError
-from rucola.params import DEFAULTS, OUTPUT_KEYS, load_settings
+from rucola.params import DEFAULTS, MOST_PROBLEMS, OUTPUT_KEYS, load_settings
 from rucola.settings import REMOVED_KEYS, Params
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,12 +268,34 @@ def test_a_minimum_above_the_maximum_is_one_line_where_params_are_read(run_cli, 
     assert_one_line(code, output, where, f"{section}.min_tokens: 40 is more than {section}.max")
 
 
-def test_several_mistakes_name_the_first_and_count_the_rest(run_cli, tmp_path):
+def test_several_mistakes_are_one_line_each_in_file_order(run_cli, tmp_path):
+    """Issue 45: every problem at once (before: the first, and how many more), so a new
+    corpus's params are fixed in one pass."""
     text = edited(r"  min_tokens: 4", "  min_tokns: 4")
     text = text.replace("expand_alternations: true", "expand_alternations: 1")
     code, output = run_with(run_cli, tmp_path, text)
-    line = line_of(text, "expand_alternations: 1")
-    assert_one_line(code, output, f"{FILE}:{line}", "extract.expand_alternations", "1 more")
+    assert code == 1 and "Traceback" not in output, output
+    lines = output.strip().splitlines()
+    extract, filter_ = line_of(text, "expand_alternations: 1"), line_of(text, "min_tokns: 4")
+    assert extract < filter_ and len(lines) == 2, output
+    assert lines[0].startswith(f"error: {FILE}:{extract}: extract.expand_alternations: ")
+    assert lines[1].startswith(f"error: {FILE}:{filter_}: filter.min_tokns: unknown parameter")
+    assert "more problem" not in output
+
+
+def test_past_the_most_problems_the_rest_are_counted(tmp_path):
+    """A file of many mistakes lists the first MOST_PROBLEMS in file order, then how many
+    more there are."""
+    extra = MOST_PROBLEMS + 2
+    text = identity_yaml("filter:\n" + "".join(f"  min_tokns{i}: 4\n" for i in range(extra)))
+    (tmp_path / FILE).write_text(text, encoding="utf-8")
+    with pytest.raises(RucolaError) as caught:
+        load_settings(tmp_path / FILE)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == MOST_PROBLEMS + 1
+    for i, line in enumerate(lines[:-1]):
+        assert f"{FILE}:{i + 2}: filter.min_tokns{i}: unknown parameter" in line, line
+    assert lines[-1].endswith(f"{FILE}: and 2 more problems")
 
 
 def test_a_file_that_is_not_utf8_names_the_line(run_cli, tmp_path):
@@ -324,24 +347,43 @@ def test_a_missing_params_file_is_an_error(run_cli, tmp_path):
     assert_one_line(code, stdout + stderr, "nowhere.yaml", "not found")
 
 
-def test_without_a_file_the_defaults_apply_and_params_yaml_is_read(tmp_path, monkeypatch):
+def test_without_a_file_params_yaml_is_asked_for_and_then_read(tmp_path, monkeypatch):
+    """Issue 45: the defaults name no corpus, so without params.yaml a command says, in one
+    line, what a corpus needs; once it is there, it is read."""
     monkeypatch.chdir(tmp_path)
-    assert load_settings().model_dump() == DEFAULTS
-    (tmp_path / "params.yaml").write_text("split:\n  seed: 7\n", encoding="utf-8")
+    with pytest.raises(RucolaError) as caught:
+        load_settings()
+    text = str(caught.value)
+    assert "\n" not in text and text.startswith("params.yaml: not found here")
+    assert "corpus.name, corpus.language, corpus.license" in text
+    (tmp_path / "params.yaml").write_text(identity_yaml("split:\n  seed: 7\n"), encoding="utf-8")
     assert load_settings().model_dump()["split"]["seed"] == 7
     assert load_settings(None).model_dump()["filter"] == DEFAULTS["filter"]
-    (tmp_path / "params.yaml").write_text("split:\n  seed: x\n", encoding="utf-8")
+    (tmp_path / "params.yaml").write_text(identity_yaml("split:\n  seed: x\n"), encoding="utf-8")
     with pytest.raises(RucolaError, match=r"^params\.yaml:2: split\.seed: "):
         load_settings().model_dump()
 
 
-def test_an_empty_file_means_the_defaults(tmp_path):
+def test_an_empty_file_names_each_identity_key_it_lacks(tmp_path):
+    """Issue 45: name, language and licence are required, each missing one its own line."""
     (tmp_path / FILE).write_text("# nothing changed\n", encoding="utf-8")
-    assert load_settings(tmp_path / FILE).model_dump() == DEFAULTS
+    with pytest.raises(RucolaError) as caught:
+        load_settings(tmp_path / FILE)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 3
+    for line, key in zip(lines, ["name", "language", "license"], strict=True):
+        assert f"{FILE}: corpus.{key}: is not set (hint: give " in line, line
+
+
+def test_a_file_of_the_identity_alone_means_the_defaults(tmp_path):
+    (tmp_path / FILE).write_text(identity_yaml("# nothing changed\n"), encoding="utf-8")
+    assert load_settings(tmp_path / FILE).model_dump() == rucola_params().model_dump()
 
 
 def test_a_single_path_is_read_as_a_list_of_one(tmp_path):
-    (tmp_path / FILE).write_text("annotate:\n  controls: gold.tsv\n", encoding="utf-8")
+    (tmp_path / FILE).write_text(
+        identity_yaml("annotate:\n  controls: gold.tsv\n"), encoding="utf-8"
+    )
     assert load_settings(tmp_path / FILE).model_dump()["annotate"]["controls"] == ["gold.tsv"]
 
 
@@ -392,10 +434,11 @@ def test_split_ratios_are_checked_by_the_schema():
 # A key whose value is checked long after loading (a stage's own check) was reported
 # against params.yaml whatever --params named: every such message names the file loaded.
 def test_a_key_checked_after_loading_names_the_file_given(run_cli, tmp_path):
-    (tmp_path / FILE).write_text("corpus:\n  language: it\n", encoding="utf-8")
+    (tmp_path / FILE).write_text(identity_yaml("corpus:\n  language: it\n"), encoding="utf-8")
     code, stdout, stderr = run_cli("track-generator", "nope", "--params", FILE, cwd=tmp_path)
     assert_one_line(code, stdout + stderr, FILE, "no generator 'nope' in generate.generators")
     # the next command, without --params, names params.yaml again: nothing carries over
+    write_identity(tmp_path)
     code, stdout, stderr = run_cli("track-generator", "nope", cwd=tmp_path)
     assert_one_line(code, stdout + stderr, "params.yaml", "no generator 'nope'")
 

@@ -12,6 +12,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 import typer
+from identity import with_identity, write_identity
 from typer.testing import CliRunner
 
 from rucola.cli.stage_command import stage_command
@@ -32,7 +33,8 @@ def toy(tmp_path: Path) -> tuple[typer.Typer, dict]:
         seen.update(settings=settings, source=source)
 
     (tmp_path / "params.yaml").write_text(
-        json.dumps({"measure": {"out": "written_by_measure.parquet"}}), encoding="utf-8"
+        json.dumps(with_identity({"measure": {"out": "written_by_measure.parquet"}})),
+        encoding="utf-8",
     )
     return app, seen
 
@@ -67,6 +69,7 @@ def test_out_alone_takes_the_companions_beside_it(tmp_path):
 
 def test_a_bad_option_is_one_line_naming_it(run_cli, tmp_path):
     """``--workers`` stands in for ``filter.workers`` and is held to its bounds."""
+    write_identity(tmp_path)
     code, _, stderr = run_cli("measure", "--workers", "0", cwd=tmp_path)
     assert code == 1 and stderr.startswith("error: --workers"), stderr
     assert len(stderr.strip().splitlines()) <= 2 and "Traceback" not in stderr
@@ -83,6 +86,7 @@ def test_filter_out_puts_plots_beside_it_never_over_the_pipelines(run_cli, tmp_p
         }
     )
     write_parquet(measured, tmp_path / "measured.parquet")
+    write_identity(tmp_path)
     code, _, stderr = run_cli(
         "filter", "--input", "measured.parquet", "--out", "trial/kept.parquet", cwd=tmp_path
     )
@@ -94,7 +98,7 @@ def test_filter_out_puts_plots_beside_it_never_over_the_pipelines(run_cli, tmp_p
 
 def test_split_reads_what_filter_writes(run_cli, tmp_path):
     (tmp_path / "params.yaml").write_text(
-        json.dumps({"filter": {"out": "filtered_here.parquet"}}), encoding="utf-8"
+        json.dumps(with_identity({"filter": {"out": "filtered_here.parquet"}})), encoding="utf-8"
     )
     code, _, stderr = run_cli("split", cwd=tmp_path)
     assert code == 1 and stderr.startswith("error: filtered_here.parquet"), stderr
@@ -188,6 +192,7 @@ def test_a_command_line_output_elsewhere_is_still_the_users_choice(run_cli, tmp_
     root = tmp_path / "repo"
     root.mkdir()
     measured_rows(root)
+    write_identity(root)
     code, _, stderr = run_cli(*FILTER, "--out", "../trial/kept.parquet", cwd=root)
     assert code == 0, stderr
     assert (tmp_path / "trial/kept.parquet").is_file()
@@ -199,6 +204,7 @@ def test_a_trial_report_takes_the_private_report_beside_it(run_cli, tmp_path):
     from corpora import corpus
 
     write_parquet(corpus(60).assign(n_tokens=3), tmp_path / "in.parquet")
+    write_identity(tmp_path)
     code, _, stderr = run_cli(
         "split", "--input", "in.parquet", "--report", "trial/s.json", cwd=tmp_path
     )

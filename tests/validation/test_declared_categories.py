@@ -6,6 +6,7 @@ names (the public report git tracks lists them)."""
 from __future__ import annotations
 
 import pytest
+from identity import rucola_categories, with_identity
 from test_suite import failed_names, failure, run, valid_frame
 
 from rucola.settings import Params
@@ -23,14 +24,14 @@ def without_categories(frame):
 
 
 def names(categories: dict) -> list[str]:
-    data = Params().model_dump()
-    data["corpus"]["categories"] = categories
-    return [c.name for c in all_checks(Params.model_validate(data))]
+    """The checks of a RuCoLA-like corpus whose ``corpus.categories`` are ``categories``."""
+    params = Params.model_validate(with_identity(categories=categories))
+    return [c.name for c in all_checks(params)]
 
 
 def test_rucolas_checks_keep_their_names():
     """The sample's public validation report must not change: same checks, same names."""
-    checks = names(Params().corpus.categories.model_dump())
+    checks = names(rucola_categories().model_dump())
     assert SET_FOR_UNACCEPTABLE in checks
     assert "error_type: one of Morphology, Syntax, Semantics, Hallucination" in checks
     assert "error_type: Hallucination only out of domain" in checks

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from identity import rucola_categories, with_identity
+from release_params import merged
 
 from rucola.corpus.artefacts import detect
 from rucola.corpus.extract import Extractor, _Collector
@@ -18,7 +20,7 @@ from rucola.corpus.marks import split_leading_mark
 from rucola.corpus.sources.records import RawExample
 from rucola.errors import RucolaError
 from rucola.io import file_sha256, write_parquet
-from rucola.settings import Categories, Extract, Params
+from rucola.settings import Extract, Params
 from rucola.validation.balance import share_tolerance, size_tolerance
 from rucola.validation.properties import row_properties
 from rucola.validation.run import ValidationResult, _read, validate_split
@@ -37,10 +39,12 @@ IN_DOMAIN_TYPES = ["Morphology", "Syntax", "Semantics"]
 
 
 def params(**overrides: dict) -> Params:
-    """The default params with ``overrides`` (section -> keys) validated like a file."""
-    data = Params().model_dump()
+    """RuCoLA's params (the schema's defaults under RuCoLA's identity and categories) with
+    ``overrides`` (section -> keys, a mapping laid on the one it replaces) validated like a
+    file."""
+    data = Params.model_validate(with_identity()).model_dump()
     for section, values in overrides.items():
-        data[section].update(values)
+        data[section] = merged(data[section], values)
     return Params.model_validate(data)
 
 
@@ -387,7 +391,7 @@ def kept_by_extract(artefacts: str) -> list[dict]:
     """The rows extract keeps of ``TRICKY`` (each its own sheet row, its mark column as
     given; labelled rows are not expanded, so their parentheses stay)."""
     settings = Extract(artefacts=artefacts, require_error_type=False, deduplicate=False)
-    extractor, collector = Extractor(settings, Categories()), _Collector()
+    extractor, collector = Extractor(settings, rucola_categories()), _Collector()
     for line, (text, mark) in enumerate(TRICKY, start=2):
         row = RawExample(f"s.tsv:{line}", text, text, mark, None, "Sample")
         extractor.add(row, collector)
