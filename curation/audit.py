@@ -43,13 +43,10 @@ from rucola.settings import Audit, Params
 from rucola.stage import StageRun, private_report, read_table
 
 STAGE = "audit"
-# The split rows' columns the audit reads, with the types it relies on.
-TYPES = pa.schema(
-    [
-        schema.SPLIT_ROW_SCHEMA.field(name)
-        for name in ["sentence", "label", "error_type", "domain", "group", "split", "id"]
-    ]
-)
+# The split rows' columns the audit reads, with the types it relies on (the source: a
+# feature of ``likely_label_error``).
+READ = ["sentence", "label", "error_type", "domain", "detailed_source", "group", "split", "id"]
+TYPES = pa.schema([schema.SPLIT_ROW_SCHEMA.field(name) for name in READ])
 
 
 def enabled_kinds(settings: Audit) -> list[str]:
@@ -134,6 +131,7 @@ def _report(
             "features": label_errors.features,
             "seed": label_errors.seed,
             "C": label_errors.C,
+            "sources": label_errors.sources,
             "min_auc": label_errors.min_auc,
             "near_duplicates": near.enabled,
             "near_duplicate_threshold": near.threshold,
@@ -163,12 +161,13 @@ def run_audit(settings: Audit, params: Params, source: str) -> dict[str, Any]:
 
 def public_rows(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` as the public sees them: a test row keeps its sentence, id and group (its
-    text's near-duplicates), never its label, category or domain."""
+    text's near-duplicates), never its label, category, domain or source."""
     out = rows.copy()
     test = out["split"] == "test"
     out.loc[test, "label"] = schema.UNLABELLED
     out["error_type"] = out["error_type"].astype(object).where(~test, None)
     out["domain"] = out["domain"].astype(object).where(~test, None)
+    out["detailed_source"] = out["detailed_source"].astype(object).where(~test, None)
     return out
 
 

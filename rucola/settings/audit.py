@@ -48,6 +48,9 @@ class LabelErrors(Section):
         "`embeddings`: `[a local Hugging Face model folder]` (never downloaded)",
         max_length=1,
     )
+    sources: bool = _key(
+        True, "each row's `detailed_source` a feature too, where a domain has two or more"
+    )
     C: Positive = _key(1.0, "inverse regularisation of the logistic regression")
     batch_size: _count(4096) = _key(32, "`embeddings`: sentences per forward pass")
     min_auc: _number(ge=0.5, le=1) = _key(

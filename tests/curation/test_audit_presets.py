@@ -4,7 +4,8 @@ ItaCoLA presets' settings, ``likely_label_error`` flags at most 5% of the publis
 TF-IDF model that tells the labels apart barely), and ranks every row it scores.
 
 In process, on the real files (``shared_data``), read by the presets' own readers with
-the presets' own params; no pipeline is built. Each domain is one model, as in the stage."""
+the presets' own params (the publication of each row a feature, as in the stage); no
+pipeline is built. Each domain is one model, as in the stage."""
 
 from __future__ import annotations
 
@@ -37,11 +38,11 @@ def published_rows(preset: str, shared: Path) -> tuple[pd.DataFrame, object]:
         if not path.is_file():
             pytest.fail(f"RUCOLA_SHARED_DATA lacks {name}")
         rows += [
-            (example.text, example.label, example.domain)
+            (example.text, example.label, example.domain, example.source)
             for example in reader.read(path, source)
             if example.label is not None
         ]
-    frame = pd.DataFrame(rows, columns=["sentence", "label", "domain"])
+    frame = pd.DataFrame(rows, columns=["sentence", "label", "domain", "detailed_source"])
     return frame, params.audit.likely_label_error
 
 

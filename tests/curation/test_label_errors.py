@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from audit_frames import corpus
+from audit_frames import WORDS, corpus
 from pydantic import ValidationError
 
 from rucola.curation.label_errors import (
@@ -19,6 +19,7 @@ from rucola.curation.label_errors import (
     embed,
     label_error_scores,
     likely_label_errors,
+    one_hot,
     out_of_fold_probabilities,
     separation,
 )
@@ -206,3 +207,45 @@ def test_min_auc_decides_between_flagging_and_ranking():
 def test_min_auc_is_between_chance_and_one(value):
     with pytest.raises(ValidationError, match="min_auc"):
         LabelErrors.model_validate({"min_auc": value})
+
+
+def by_source(n: int = 200, seed: int = 0) -> pd.DataFrame:
+    """Sentences of drawn words that say nothing of their label, from two publications:
+    nine rows in ten of ``pub_bad`` are unacceptable, nine in ten of ``pub_good`` fine."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        source = "pub_bad" if i % 2 else "pub_good"
+        label = int((rng.random() < 0.9) == (source == "pub_good"))
+        words = " ".join(rng.choice(WORDS, 4))
+        rows.append((f"{words.capitalize()} номер{i}.", label, "in_domain", source))
+    return pd.DataFrame(rows, columns=["sentence", "label", "domain", "detailed_source"])
+
+
+def test_a_rows_source_is_a_feature_where_its_domain_has_two_or_more():
+    """Issue 45: a publication's share of unacceptable examples is evidence the words are
+    not; with it the model separates labels the text alone cannot."""
+    rows = by_source()
+    with_source = likely_label_errors(rows, LabelErrors())
+    text_only = likely_label_errors(rows, LabelErrors(sources=False))
+    assert with_source.separation["in_domain"] > 0.8 > 0.6 > text_only.separation["in_domain"]
+    assert text_only.flagged.empty and not with_source.flagged.empty
+    assert with_source.flagged["evidence"].str.contains("regression, with the source").all()
+    # the rows flagged are those their publication contradicts
+    flagged = rows.iloc[with_source.flagged["row"]]
+    assert (flagged["label"] == (flagged["detailed_source"] == "pub_bad")).all()
+    # one source (or none) says nothing: the text-only model, the same probabilities
+    single = rows.assign(detailed_source="pub")
+    assert likely_label_errors(single, LabelErrors()).ranked.equals(text_only.ranked)
+    missing = rows.assign(detailed_source=None)
+    assert likely_label_errors(missing, LabelErrors()).ranked.equals(text_only.ranked)
+
+
+def test_sources_beside_embeddings_are_one_hot_columns(bert):
+    assert one_hot(["b", "a", "b", ""]).tolist() == [[0, 0, 1], [0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    rows = by_source(n=60)
+    settings = LabelErrors(features="embeddings", model=[str(bert)])
+    result = likely_label_errors(rows, settings)
+    evidence = result.queued()["evidence"]
+    assert evidence.str.contains("embedding logistic regression, with the source").all()
+    assert result.separation["in_domain"] > 0.75  # the source, not the untrained encoder

@@ -61,7 +61,7 @@ def test_the_public_report_holds_counts_only_even_with_labelled_test_rows(tmp_pa
         assert set(counts) == SPLITS and all(type(n) is int for n in counts.values())
     assert all(type(n) is int for n in report["scored"].values())
     assert set(report["params"]) == {
-        "enabled", "folds", "features", "seed", "C", "min_auc", "near_duplicates",
+        "enabled", "folds", "features", "seed", "C", "sources", "min_auc", "near_duplicates",
         "near_duplicate_threshold",
     }  # fmt: skip
     text = (tmp_path / "audit.json").read_text(encoding="utf-8")
