@@ -70,7 +70,7 @@ def test_audit_benchmark_runs(tmp_path):
     out = bench(tmp_path, "audit.py", "--sentences", "120", "--seeds", "1")
     assert "synthetic stand-in (120 sentences)" in out
     mean = [line for line in out.splitlines() if line.startswith("mean of 1 seeds: audit ")]
-    assert mean and "; cleanlab default " in mean[0] and "; text only " in mean[0], out
+    assert mean and "; cleanlab default " in mean[0] and "; with the source " in mean[0], out
 
 
 def test_homoglyphs_benchmark_runs(tmp_path):

@@ -49,7 +49,7 @@ class LabelErrors(Section):
         max_length=1,
     )
     sources: bool = _key(
-        True, "each row's `detailed_source` a feature too, where a domain has two or more"
+        False, "each row's `detailed_source` a feature too (off: see docs/curating.md)"
     )
     C: Positive = _key(1.0, "inverse regularisation of the logistic regression")
     batch_size: _count(4096) = _key(32, "`embeddings`: sentences per forward pass")

@@ -4,8 +4,8 @@ ItaCoLA presets' settings, ``likely_label_error`` flags at most 5% of the publis
 TF-IDF model that tells the labels apart barely), and ranks every row it scores.
 
 In process, on the real files (``shared_data``), read by the presets' own readers with
-the presets' own params (the publication of each row a feature, as in the stage); no
-pipeline is built. Each domain is one model, as in the stage."""
+the presets' own params; no pipeline is built. Each domain is one model, as in the
+stage. (``sources: true`` keeps both below ``min_auc`` too: docs/curating.md.)"""
 
 from __future__ import annotations
 

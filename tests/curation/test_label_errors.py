@@ -222,12 +222,13 @@ def by_source(n: int = 200, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["sentence", "label", "domain", "detailed_source"])
 
 
-def test_a_rows_source_is_a_feature_where_its_domain_has_two_or_more():
+def test_sources_true_makes_a_rows_source_a_feature_where_its_domain_has_two_or_more():
     """Issue 45: a publication's share of unacceptable examples is evidence the words are
-    not; with it the model separates labels the text alone cannot."""
+    not; with it the model separates labels the text alone cannot (and, where that share
+    is all it has, it flags the rows its publication contradicts: off by default)."""
     rows = by_source()
-    with_source = likely_label_errors(rows, LabelErrors())
-    text_only = likely_label_errors(rows, LabelErrors(sources=False))
+    with_source = likely_label_errors(rows, LabelErrors(sources=True))
+    text_only = likely_label_errors(rows, LabelErrors())  # off by default
     assert with_source.separation["in_domain"] > 0.8 > 0.6 > text_only.separation["in_domain"]
     assert text_only.flagged.empty and not with_source.flagged.empty
     assert with_source.flagged["evidence"].str.contains("regression, with the source").all()
@@ -236,15 +237,15 @@ def test_a_rows_source_is_a_feature_where_its_domain_has_two_or_more():
     assert (flagged["label"] == (flagged["detailed_source"] == "pub_bad")).all()
     # one source (or none) says nothing: the text-only model, the same probabilities
     single = rows.assign(detailed_source="pub")
-    assert likely_label_errors(single, LabelErrors()).ranked.equals(text_only.ranked)
+    assert likely_label_errors(single, LabelErrors(sources=True)).ranked.equals(text_only.ranked)
     missing = rows.assign(detailed_source=None)
-    assert likely_label_errors(missing, LabelErrors()).ranked.equals(text_only.ranked)
+    assert likely_label_errors(missing, LabelErrors(sources=True)).ranked.equals(text_only.ranked)
 
 
 def test_sources_beside_embeddings_are_one_hot_columns(bert):
     assert one_hot(["b", "a", "b", ""]).tolist() == [[0, 0, 1], [0, 1, 0], [0, 0, 1], [1, 0, 0]]
     rows = by_source(n=60)
-    settings = LabelErrors(features="embeddings", model=[str(bert)])
+    settings = LabelErrors(features="embeddings", model=[str(bert)], sources=True)
     result = likely_label_errors(rows, settings)
     evidence = result.queued()["evidence"]
     assert evidence.str.contains("embedding logistic regression, with the source").all()
