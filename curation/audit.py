@@ -9,11 +9,13 @@ both or neither, never over a file rucola did not write):
 - the review queue (``audit.out``, :mod:`rucola.curation.queue`): private, since it holds
   hidden test labels and says which test rows look mislabelled; DVC tracks it, git never;
 - the report (``audit.report``): public, committed to git. It holds counts per kind in
-  train and validation, and the params that shaped them, nothing else: no sentence, id,
+  train and validation, the params that shaped them and how well the label-error models
+  separate the labels (:func:`separation_summary`), nothing else: no sentence, id,
   domain or label, and nothing of the test split (how many test rows look mislabelled
   follows their hidden labels);
 - the private report (``audit.private_report``, DVC cache only): every count, test
-  included, the queue's size and the SHA-256 of the queue.
+  included, the queue's size, each domain's out-of-fold ROC AUC (``separation``) and the
+  SHA-256 of the queue.
 """
 
 from __future__ import annotations
@@ -41,13 +43,10 @@ from rucola.settings import Audit, Params
 from rucola.stage import StageRun, private_report, read_table
 
 STAGE = "audit"
-# The split rows' columns the audit reads, with the types it relies on.
-TYPES = pa.schema(
-    [
-        schema.SPLIT_ROW_SCHEMA.field(name)
-        for name in ["sentence", "label", "error_type", "domain", "group", "split", "id"]
-    ]
-)
+# The split rows' columns the audit reads, with the types it relies on (the source: a
+# feature of ``likely_label_error``).
+READ = ["sentence", "label", "error_type", "domain", "detailed_source", "group", "split", "id"]
+TYPES = pa.schema([schema.SPLIT_ROW_SCHEMA.field(name) for name in READ])
 
 
 def enabled_kinds(settings: Audit) -> list[str]:
@@ -72,6 +71,7 @@ def audit_rows(rows: pd.DataFrame, settings: Audit, params: Params) -> tuple[pa.
     """The queue and the report's figures for ``rows`` (positions 0..n-1)."""
     findings: dict[str, pd.DataFrame] = {}
     scored: dict[str, int] = {}
+    separation: dict[str, float] | None = None
     kinds = enabled_kinds(settings)
     if CROSS_SPLIT_DUPLICATE in kinds:
         findings[CROSS_SPLIT_DUPLICATE] = cross_split_duplicates(
@@ -82,39 +82,57 @@ def audit_rows(rows: pd.DataFrame, settings: Audit, params: Params) -> tuple[pa.
             rows, language=params.corpus.language
         )
     if LIKELY_LABEL_ERROR in kinds:
-        findings[LIKELY_LABEL_ERROR], scored[LIKELY_LABEL_ERROR] = likely_label_errors(
-            rows, settings.likely_label_error
-        )
+        label_errors = likely_label_errors(rows, settings.likely_label_error)
+        findings[LIKELY_LABEL_ERROR] = label_errors.flagged
+        scored[LIKELY_LABEL_ERROR] = label_errors.scored
+        separation = label_errors.separation
     if CATEGORY_MISMATCH in kinds:
         findings[CATEGORY_MISMATCH], scored[CATEGORY_MISMATCH] = category_mismatches(
             rows, settings.likely_label_error, params.corpus.categories
         )
-    queue = build_queue(rows, findings)
-    return queue, _report(len(rows), queue, kinds, scored, settings)
+    # the rows of a domain the model does not separate are in the queue, ranked, and are
+    # no finding: the counts are the flags only
+    queued = dict(findings)
+    if separation is not None:
+        queued[LIKELY_LABEL_ERROR] = label_errors.queued()
+    queue = build_queue(rows, queued)
+    report = _report(rows, queue, findings, scored, settings)
+    if separation is not None:
+        report["separation"] = separation
+    return queue, report
 
 
 def _report(
-    read: int, queue: pa.Table, kinds: list[str], scored: dict[str, int], settings: Audit
+    rows: pd.DataFrame,
+    queue: pa.Table,
+    findings: dict[str, pd.DataFrame],
+    scored: dict[str, int],
+    settings: Audit,
 ) -> dict[str, Any]:
-    """Counts per kind and split only (see the module docstring)."""
-    frame = queue.select(["kind", "split"]).to_pandas()
-    counts = frame.value_counts(["kind", "split"])
+    """Counts of findings per kind and split only (see the module docstring)."""
+    splits = rows["split"].to_numpy()
+    counts = {
+        kind: pd.Series(splits[found["row"].to_numpy()]).value_counts()
+        for kind, found in findings.items()
+    }
     label_errors = settings.likely_label_error
     near = settings.cross_split_duplicate.near_duplicates
     return {
-        "read": read,
+        "read": len(rows),
         "queue": queue.num_rows,
         "kinds": {
-            kind: {split: int(counts.get((kind, split), 0)) for split in schema.SPLITS}
-            for kind in kinds
+            kind: {split: int(counts[kind].get(split, 0)) for split in schema.SPLITS}
+            for kind in enabled_kinds(settings)
         },
         "scored": scored,
         "params": {
-            "enabled": kinds,
+            "enabled": enabled_kinds(settings),
             "folds": label_errors.folds,
             "features": label_errors.features,
             "seed": label_errors.seed,
             "C": label_errors.C,
+            "sources": label_errors.sources,
+            "min_auc": label_errors.min_auc,
             "near_duplicates": near.enabled,
             "near_duplicate_threshold": near.threshold,
         },
@@ -143,12 +161,13 @@ def run_audit(settings: Audit, params: Params, source: str) -> dict[str, Any]:
 
 def public_rows(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` as the public sees them: a test row keeps its sentence, id and group (its
-    text's near-duplicates), never its label, category or domain."""
+    text's near-duplicates), never its label, category, domain or source."""
     out = rows.copy()
     test = out["split"] == "test"
     out.loc[test, "label"] = schema.UNLABELLED
     out["error_type"] = out["error_type"].astype(object).where(~test, None)
     out["domain"] = out["domain"].astype(object).where(~test, None)
+    out["detailed_source"] = out["detailed_source"].astype(object).where(~test, None)
     return out
 
 
@@ -156,13 +175,28 @@ def public_report(report: dict[str, Any]) -> dict[str, Any]:
     """What git may track of the audit of the public rows (:func:`public_rows`): rows
     read, findings per kind in train and validation, the settings. Test findings, the
     queue's size and the rows scored per kind follow hidden labels: private."""
-    return {
+    public = {
         "read": report["read"],
         "kinds": {
             kind: {split: counts[split] for split in schema.SPLITS[:2]}
             for kind, counts in report["kinds"].items()
         },
         "params": report["params"],
+    }
+    if "separation" in report:
+        public["separation"] = separation_summary(report["separation"], report["params"]["min_auc"])
+    return public
+
+
+def separation_summary(separation: dict[str, float], min_auc: float) -> dict[str, Any]:
+    """How far the ``likely_label_error`` models tell the labels apart, naming no domain
+    (the public report names none): the lowest out-of-fold ROC AUC, and how many domains
+    were flagged and how many ranked only (below ``min_auc``)."""
+    aucs = list(separation.values())
+    return {
+        "lowest_auc": min(aucs) if aucs else None,
+        "domains_flagged": sum(auc >= min_auc for auc in aucs),
+        "domains_ranked_only": sum(auc < min_auc for auc in aucs),
     }
 
 
@@ -180,4 +214,18 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         scored = report["scored"].get(kind)
         extra = f" (of {scored} rows scored)" if scored is not None else ""
         lines.append(f"audit: {kind}: {text}{extra}")
+        if kind == LIKELY_LABEL_ERROR:
+            lines.extend(separation_lines(report))
     return lines
+
+
+def separation_lines(report: dict[str, Any]) -> list[str]:
+    """One line per domain whose model does not separate the labels: its rows are ranked
+    in the queue, never flagged."""
+    min_auc = report["params"]["min_auc"]
+    return [
+        f"audit: {LIKELY_LABEL_ERROR}: {domain}: ranked only, not flagged: the out-of-fold "
+        f"model does not separate the labels (ROC AUC {auc:.4f} < min_auc {min_auc})"
+        for domain, auc in report.get("separation", {}).items()
+        if auc < min_auc
+    ]

@@ -69,7 +69,8 @@ def test_build_benchmark_runs(tmp_path):
 def test_audit_benchmark_runs(tmp_path):
     out = bench(tmp_path, "audit.py", "--sentences", "120", "--seeds", "1")
     assert "synthetic stand-in (120 sentences)" in out
-    assert any(line.startswith("mean of 1 seeds: 1 - p ") for line in out.splitlines()), out
+    mean = [line for line in out.splitlines() if line.startswith("mean of 1 seeds: audit ")]
+    assert mean and "; cleanlab default " in mean[0] and "; with the source " in mean[0], out
 
 
 def test_homoglyphs_benchmark_runs(tmp_path):

@@ -8,7 +8,16 @@ says everything the audit does.
 from typing import Literal
 
 from rucola.settings.corpus import NearDuplicates
-from rucola.settings.types import Inputs, Output, Positive, Section, Seed, _count, _key
+from rucola.settings.types import (
+    Inputs,
+    Output,
+    Positive,
+    Section,
+    Seed,
+    _count,
+    _key,
+    _number,
+)
 
 AuditKind = Literal[
     "cross_split_duplicate", "conflicting_duplicate", "likely_label_error", "category_mismatch"
@@ -39,8 +48,14 @@ class LabelErrors(Section):
         "`embeddings`: `[a local Hugging Face model folder]` (never downloaded)",
         max_length=1,
     )
+    sources: bool = _key(
+        False, "each row's `detailed_source` a feature too (off: see docs/curating.md)"
+    )
     C: Positive = _key(1.0, "inverse regularisation of the logistic regression")
     batch_size: _count(4096) = _key(32, "`embeddings`: sentences per forward pass")
+    min_auc: _number(ge=0.5, le=1) = _key(
+        0.75, "out-of-fold ROC AUC a domain needs for flags (below: ranked only)"
+    )
 
 
 class CategoryMismatch(Section):

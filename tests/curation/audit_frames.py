@@ -18,8 +18,10 @@ import pyarrow.parquet as pq
 
 from rucola.curation.audit import TYPES
 
-COLUMNS = ["sentence", "label", "error_type", "domain", "group", "split", "id"]
 SCHEMA = TYPES  # the split rows' columns the audit reads
+COLUMNS = SCHEMA.names
+# what corpus() makes: no detailed_source (write() gives every row none), then the id
+MADE = ["sentence", "label", "error_type", "domain", "group", "split"]
 WORDS = [
     *("мама", "мыла", "раму", "дети", "играли", "во", "дворе", "старый", "мост", "через"),
     *("реку", "построили", "давно", "я", "люблю", "читать", "интересные", "книги", "мы"),
@@ -67,7 +69,7 @@ def corpus(
         if i in recategorised:
             category = recategorised[i]
         rows.append((text, label, category, domain, f"g{domain}{i}", SPLITS[i % len(SPLITS)]))
-    frame = pd.DataFrame(rows, columns=COLUMNS[:-1])
+    frame = pd.DataFrame(rows, columns=MADE)
     frame["id"] = frame.groupby("split").cumcount().astype("int64")
     return frame
 
@@ -75,6 +77,8 @@ def corpus(
 def write(frame: pd.DataFrame, path: Path) -> Path:
     """The rows as the split stage writes them (the columns the audit reads)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if "detailed_source" not in frame.columns:
+        frame = frame.assign(detailed_source=None)
     clean = frame[COLUMNS].astype(object).where(frame[COLUMNS].notna(), None)
     pq.write_table(pa.Table.from_pandas(clean, schema=SCHEMA, preserve_index=False), path)
     return path

@@ -51,7 +51,7 @@ def test_the_stage_writes_the_queue_and_counts_per_kind_and_split(tmp_path, spli
     assert private.pop("data_sha256") == file_sha256(tmp_path / "audit.parquet")
     assert private == report
     public = json.loads((tmp_path / "audit.json").read_text())
-    assert set(public) == {"read", "kinds", "params"}
+    assert set(public) == {"read", "kinds", "params", "separation"}
     assert all(set(counts) == {"train", "validation"} for counts in public["kinds"].values())
     for kind in KINDS:
         counts = queue[queue["kind"] == kind]["split"].value_counts().to_dict()
@@ -85,6 +85,41 @@ def test_summary_has_one_line_per_kind_with_counts_per_split(tmp_path, split_row
     assert lines[3].startswith("audit: likely_label_error: train ")
     assert lines[3].endswith("(of 200 rows scored)")
     assert "conflicting_duplicate" not in report["kinds"]
+
+
+def test_a_domain_the_model_does_not_separate_is_ranked_in_the_queue_and_counted_nowhere(
+    tmp_path, split_rows
+):
+    """Issue 45: below ``min_auc`` the report counts no likely label error and says why,
+    the queue still ranks every scored row (``rucola audit export`` takes its top), and
+    the same rows and params give the same bytes."""
+    strict = {"likely_label_error": {"min_auc": 0.99}, "category_mismatch": {"enabled": False}}
+    report = run_audit(settings(tmp_path / "a", **strict), Params(), str(split_rows))
+    auc = report["separation"]["in_domain"]
+    assert 0.5 < auc < 0.99
+    assert report["kinds"]["likely_label_error"] == {"train": 0, "validation": 0, "test": 0}
+    assert report["params"]["min_auc"] == 0.99
+    queue = read_queue(tmp_path / "a" / "audit.parquet")
+    ranked = queue[queue["kind"] == "likely_label_error"]
+    assert len(ranked) == report["scored"]["likely_label_error"] == 200
+    assert ranked["evidence"].str.startswith("ranked only, not flagged").all()
+    flipped = corpus(flips=FLIPS).iloc[FLIPS]
+    assert set(zip(ranked["split"].head(5), ranked["id"].head(5), strict=True)) == set(
+        zip(flipped["split"], flipped["id"], strict=True)
+    )
+    lines = summary_lines(report)
+    assert lines[4] == (
+        "audit: likely_label_error: in_domain: ranked only, not flagged: the out-of-fold "
+        f"model does not separate the labels (ROC AUC {auc:.4f} < min_auc 0.99)"
+    )
+    public = json.loads((tmp_path / "a" / "audit.json").read_text(encoding="utf-8"))
+    # the public audit fits no test label: its own figure, naming no domain
+    assert set(public["separation"]) == {"lowest_auc", "domains_flagged", "domains_ranked_only"}
+    assert public["separation"]["domains_ranked_only"] == 1
+    assert public["separation"]["domains_flagged"] == 0
+    run_audit(settings(tmp_path / "b", **strict), Params(), str(split_rows))
+    for name in ("audit.parquet", "audit.json", "private_audit.json"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
 def test_every_kind_off_writes_an_empty_queue(tmp_path, split_rows):

@@ -64,17 +64,19 @@ def split_rows(tmp_path: Path) -> Path:
 def test_the_public_report_holds_counts_only_even_with_labelled_test_rows(tmp_path, split_rows):
     report = run_audit(audit_settings(tmp_path), rucola_params(), str(split_rows))
     assert report["kinds"]["likely_label_error"]["test"] > 0  # the test gold was audited
-    assert set(report) == {"read", "queue", "kinds", "scored", "params"}
+    assert set(report) == {"read", "queue", "kinds", "scored", "params", "separation"}
     for counts in report["kinds"].values():
         assert set(counts) == SPLITS and all(type(n) is int for n in counts.values())
     assert all(type(n) is int for n in report["scored"].values())
     assert set(report["params"]) == {
-        "enabled", "folds", "features", "seed", "C", "near_duplicates", "near_duplicate_threshold"
+        "enabled", "folds", "features", "seed", "C", "sources", "min_auc", "near_duplicates",
+        "near_duplicate_threshold",
     }  # fmt: skip
     text = (tmp_path / "audit.json").read_text(encoding="utf-8")
     public = json.loads(text)  # what git tracks: nothing of the test split
-    assert set(public) == {"read", "kinds", "params"}
+    assert set(public) == {"read", "kinds", "params", "separation"}
     assert all(set(counts) == {"train", "validation"} for counts in public["kinds"].values())
+    assert set(public["separation"]) == {"lowest_auc", "domains_flagged", "domains_ranked_only"}
     rows = pq.read_table(split_rows).to_pandas()
     words = {w.strip(".") for s in rows["sentence"] for w in s.split()}
     for needle in [*words, "in_domain", "Syntax", "Semantics", "Morphology", "gT", "номер"]:

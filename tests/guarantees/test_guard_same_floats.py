@@ -44,6 +44,7 @@ def inputs(shared_data, tmp_path_factory) -> Path:
             "label": published["acceptable"].astype("int64"),
             "error_type": published["error_type"].where(published["error_type"] != "0", None),
             "domain": "in_domain",
+            "detailed_source": published["detailed_source"],  # the audit reads it
             "group": [f"g{i}" for i in range(len(published))],
             "split": [SPLITS[i % len(SPLITS)] for i in range(len(published))],
         }
