@@ -94,7 +94,7 @@ def test_a_domain_the_model_does_not_separate_is_ranked_in_the_queue_and_counted
     the queue still ranks every scored row (``rucola audit export`` takes its top), and
     the same rows and params give the same bytes."""
     strict = {"likely_label_error": {"min_auc": 0.99}, "category_mismatch": {"enabled": False}}
-    report = run_audit(settings(tmp_path / "a", **strict), Params(), str(split_rows))
+    report = run_audit(settings(tmp_path / "a", **strict), rucola_params(), str(split_rows))
     auc = report["separation"]["in_domain"]
     assert 0.5 < auc < 0.99
     assert report["kinds"]["likely_label_error"] == {"train": 0, "validation": 0, "test": 0}
@@ -117,7 +117,7 @@ def test_a_domain_the_model_does_not_separate_is_ranked_in_the_queue_and_counted
     assert set(public["separation"]) == {"lowest_auc", "domains_flagged", "domains_ranked_only"}
     assert public["separation"]["domains_ranked_only"] == 1
     assert public["separation"]["domains_flagged"] == 0
-    run_audit(settings(tmp_path / "b", **strict), Params(), str(split_rows))
+    run_audit(settings(tmp_path / "b", **strict), rucola_params(), str(split_rows))
     for name in ("audit.parquet", "audit.json", "private_audit.json"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
