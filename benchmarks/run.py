@@ -30,6 +30,24 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def rucola_corpus() -> dict:
+    """RuCoLA's identity (``configs/overlays/rucola.yaml``): the benchmarks read RuCoLA's
+    files and Russian tables, and the schema's defaults name no corpus."""
+    import yaml
+
+    overlay = yaml.safe_load((ROOT / "configs/overlays/rucola.yaml").read_text("utf-8"))
+    return overlay["corpus"]
+
+
+def rucola_categories():  # noqa: ANN201 (rucola.settings loads lazily, with the benchmark)
+    """RuCoLA's categories of unacceptable rows (the defaults declare none)."""
+    from rucola.settings import Categories
+
+    return Categories.model_validate(rucola_corpus()["categories"])
+
+
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "tests"))
 from dvc_project import copy_project  # noqa: E402  (the copy the DVC tests make)
@@ -76,7 +94,7 @@ def bench_filter(tmp: Path) -> None:
     from rucola.corpus.extract import extract
     from rucola.corpus.filters.stage import run_filter
     from rucola.corpus.measure import measure
-    from rucola.settings import Categories, Extract, ExtractSource, Filter, Frequency
+    from rucola.settings import Extract, ExtractSource, Filter, Frequency
 
     settings = Extract(
         out=str(tmp / "x.parquet"),
@@ -89,7 +107,7 @@ def bench_filter(tmp: Path) -> None:
         for f in ("in_domain_train.csv", "in_domain_dev.csv")
     ]
     start = time.perf_counter()
-    summary = extract(settings, Categories(), sources)
+    summary = extract(settings, rucola_categories(), sources)
     extract_s = time.perf_counter() - start
     n = summary["kept"]
     for source in ("rnc", "wordfreq"):
@@ -319,7 +337,7 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
     import resource
 
     from rucola.corpus.extract import extract
-    from rucola.settings import Categories, Extract, ExtractSource
+    from rucola.settings import Extract, ExtractSource
 
     settings = Extract(
         out=str(tmp / "l.parquet"),
@@ -333,7 +351,7 @@ def bench_learner(tmp: Path, sentences: int = 20_000) -> None:
         corpora.append(("RUCOLA_M2_CORPUS", Path(os.environ["RUCOLA_M2_CORPUS"])))
     for name, path in corpora:
         start = time.perf_counter()
-        summary = extract(settings, Categories(), [ExtractSource(path=str(path), type="m2")])
+        summary = extract(settings, rucola_categories(), [ExtractSource(path=str(path), type="m2")])
         seconds = time.perf_counter() - start
         learner = summary["learner"]
         print(
@@ -410,7 +428,10 @@ def bench_table(tmp: Path, rows: int = 1_000_000) -> None:
         "report": str(out / "extract.json"),
         "private_report": str(out / "private.json"),
     }
-    params.write_text(yaml.safe_dump({"extract": extract}), encoding="utf-8")
+    params.write_text(
+        yaml.safe_dump({"corpus": rucola_corpus(), "extract": extract}, allow_unicode=True),
+        encoding="utf-8",
+    )
     rucola = str(BIN / "rucola")
     done = subprocess.run(
         [sys.executable, "-c", PEAK, rucola, "extract", "--params", str(params)],

@@ -137,9 +137,11 @@ def test_a_failing_run_leaves_the_previous_outputs(tmp_path, split_rows, monkeyp
 
 KILLED = (
     KILL_AT_COMMIT
+    + f"sys.path.insert(0, {str(ROOT / 'tests')!r})  # tests/identity.py\n"
     + """\
+from identity import rucola_params
 from rucola.curation.audit import run_audit
-from rucola.settings import Audit, Params
+from rucola.settings import Audit
 
 folder, source = sys.argv[1], sys.argv[2]
 run_audit(

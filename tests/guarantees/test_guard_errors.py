@@ -552,7 +552,7 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path):
 
     shared = {"method": "perturbation", "sources": ["Wiki"]}
     generate = {"sources": {"Wiki": {"path": "w.txt"}}, "generators": {"a": shared, "b": shared}}
-    text = yaml.safe_dump({"generate": generate})
+    text = yaml.safe_dump(with_identity({"generate": generate}))
     assert "*id001" in text
     (tmp_path / "shared.yaml").write_text(text, encoding="utf-8")
     loaded = load_settings(tmp_path / "shared.yaml").model_dump()["generate"]["generators"]

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from identity import identity_yaml
+from identity import identity_yaml, write_identity
 
 from rucola.io import file_sha256
 
@@ -193,6 +193,7 @@ def test_the_public_diff_does_not_list_hidden_test_changes(tmp_path, run_cli):
     """Issue 23, critical 3: ``rucola release diff`` (and the changelog) listed hidden test
     rows as "recategorised ... (hidden) -> (hidden)": only unacceptable rows have a
     category, so that told those rows' labels."""
+    write_identity(tmp_path)
     old = split_rows()
     new = old.copy()
     test = new.index[(new["split"] == "test") & (new["label"] == 0)]

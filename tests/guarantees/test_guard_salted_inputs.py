@@ -211,7 +211,9 @@ def test_the_brute_force_script_finds_an_unsalted_errata_file_and_no_salted_one(
     assert "among the guesses: 1" in found.stdout and "hits: 1 among the guesses" in found.stdout
     # salted instead: the tracked record is the keyed fingerprint
     subprocess.run(["git", "rm", "-q", "--cached", "review.csv.dvc"], cwd=root, check=True)
-    (root / "params.yaml").write_text(yaml.safe_dump({"extract": {"errata": ["errata"]}}))
+    (root / "params.yaml").write_text(
+        yaml.safe_dump(with_identity({"extract": {"errata": ["errata"]}}))
+    )
     assert run_cli("salt", "errata", cwd=root)[0] == 0
     assert run_cli("track", "extract.errata", "errata", cwd=root)[0] == 0
     subprocess.run(["git", "add", "reports"], cwd=root, check=True)
