@@ -24,6 +24,7 @@ LONG_MODULES = (
     "tests/test_metrics_and_plots.py",
     "tests/test_benchmarks.py",
     "tests/test_cola_preset.py",
+    "tests/test_own_corpus.py",
     "tests/generation/test_ray_engine.py",
     "tests/test_growing_corpus.py",
     "tests/validation/test_suite.py",
