@@ -33,11 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def rucola_corpus() -> dict:
-    """RuCoLA's identity (``configs/overlays/rucola.yaml``): the benchmarks read RuCoLA's
+    """RuCoLA's identity (``rucola/presets/rucola.yaml``): the benchmarks read RuCoLA's
     files and Russian tables, and the schema's defaults name no corpus."""
     import yaml
 
-    overlay = yaml.safe_load((ROOT / "configs/overlays/rucola.yaml").read_text("utf-8"))
+    overlay = yaml.safe_load((ROOT / "rucola/presets/rucola.yaml").read_text("utf-8"))
     return overlay["corpus"]
 
 

@@ -144,7 +144,7 @@ def source_paths(params: Params) -> list[str]:
     return [str(e.path) for e in entries]
 
 
-# RuCoLA's corpus.name (configs/overlays/rucola.yaml): only RuCoLA's card compares it with
+# RuCoLA's corpus.name (rucola/presets/rucola.yaml): only RuCoLA's card compares it with
 # the paper and the published files
 RUCOLA_NAME = "rucola"
 

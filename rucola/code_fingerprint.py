@@ -57,6 +57,8 @@ SHARED_SETTINGS = frozenset(
 # pyproject.toml's package-data lists them for the wheel; a test proves every package-data
 # pattern is named here, so a new template cannot be forgotten.
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
+    # the presets `rucola init --preset` copies, and the corpus repository's templates
+    "rucola.corpus_repo": ("rucola/presets/*.yaml", "rucola/corpus_template/*"),
     "rucola.release.card": ("release/templates/*",),
     # the offline Data Docs' bootstrap-table, copied beside the pages
     "rucola.validation.offline_docs": (
@@ -441,3 +443,14 @@ def write(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[list[str], lis
         if not any(sub.iterdir()):
             sub.rmdir()
     return sorted(changed), removed
+
+
+def package_hash(root: Path) -> str:
+    """One hash of the whole package read from ``root``: every module's code (by module
+    name) and every package data file. ``.rucola/tool.json`` records it, and every command
+    run in a corpus repository compares it with the installed package's
+    (``rucola.corpus_repo.check_tool``); cheap (each file hashed once per content)."""
+    known = graph.modules(root)
+    code = {name: file_hash(module.path) for name, module in sorted(known.items())}
+    data = {name: file_hash(root / name) for name in package_data(set(PACKAGE_DATA), root)}
+    return sha256(json.dumps({"code": code, "data": data}, sort_keys=True))

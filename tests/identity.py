@@ -3,7 +3,7 @@
 The schema's defaults name no corpus (issue 45): ``corpus.name``, ``corpus.language`` and
 ``corpus.license`` are required, and no domain has categories. A test whose corpus is
 RuCoLA-like (Russian rows, RuCoLA's categories) takes RuCoLA's identity from
-``configs/overlays/rucola.yaml``, the overlay the sample and the RuCoLA presets include, so
+``rucola/presets/rucola.yaml``, the overlay the sample and the RuCoLA presets include, so
 the words live in one place; a test of another language says so (``language="it"``).
 """
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rucola.settings import Categories, Params
 
 ROOT = Path(__file__).resolve().parents[1]
-_RUCOLA = yaml.safe_load((ROOT / "configs/overlays/rucola.yaml").read_text(encoding="utf-8"))
+_RUCOLA = yaml.safe_load((ROOT / "rucola/presets/rucola.yaml").read_text(encoding="utf-8"))
 
 
 def rucola_corpus(**changes: Any) -> dict[str, Any]:

@@ -16,7 +16,17 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand
 
-from rucola.cli import annotate, audit, corpus, generation, release, remote, summary, track
+from rucola.cli import (
+    annotate,
+    audit,
+    corpus,
+    generation,
+    release,
+    remote,
+    repo,
+    summary,
+    track,
+)
 from rucola.cli import review as _review  # noqa: F401 (adds export and import to `audit`)
 from rucola.cli.common import BoundaryGroup, HelpCommand, HelpGroup, state
 
@@ -35,6 +45,7 @@ app.add_typer(release.commands)
 app.add_typer(summary.commands)
 app.add_typer(track.commands)
 app.add_typer(remote.commands)
+app.add_typer(repo.commands)
 app.add_typer(release.release_app, name="release", cls=HelpGroup)
 app.add_typer(annotate.annotate_app, name="annotate", cls=HelpGroup)
 app.add_typer(audit.audit_app, name="audit", cls=HelpGroup)

@@ -181,7 +181,25 @@ class BoundaryGroup(HelpGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         with error_boundary():
+            # the command's words and arguments, before the group hands them on
+            words = [*getattr(ctx, "_protected_args", []), *ctx.args]
+            if words and words[0] not in UNCHECKED and "--help" not in words:
+                check_installed_code()
             return super().invoke(ctx)
+
+
+# The commands that may run whatever rucola is installed: the two that record it.
+UNCHECKED = frozenset({"init", "upgrade"})
+
+
+def check_installed_code() -> None:
+    """In a corpus repository (``.rucola/tool.json``), refuse to run other code than the
+    code it was set up with (``rucola.tool_record``); elsewhere, one ``stat``."""
+    if not Path(".rucola/tool.json").is_file():
+        return
+    from rucola.tool_record import check_tool, code_root
+
+    check_tool(Path.cwd(), code_root())
 
 
 def handles_errors(func: F) -> F:

@@ -31,10 +31,13 @@ def fingerprints(root: Path, check: bool) -> list[str]:
 
 
 def generators() -> list[Generator]:
-    """The code fingerprints, then the params files and the params table
+    """The corpus repository's pipeline (package data, so before the fingerprints that
+    cover it), the code fingerprints, then the params files and the params table
     (rucola.dev.params, when present: it is written separately, and this command runs
     without it)."""
-    found: list[Generator] = [fingerprints]
+    from rucola.dev import pipeline
+
+    found: list[Generator] = [pipeline.generate, fingerprints]
     try:
         params = importlib.import_module("rucola.dev.params")
     except ModuleNotFoundError as error:

@@ -81,7 +81,7 @@ class Categories(
 
 # A corpus's identity has no defaults that name a corpus: the schema describes an empty
 # corpus of no particular name, and each corpus's overlay says who it is (RuCoLA's words are
-# configs/overlays/rucola.yaml, which the sample and the RuCoLA presets include). The keys
+# rucola/presets/rucola.yaml, which the sample and the RuCoLA presets include). The keys
 # the card cannot do without (name, language, licence) are refused while unset, all at once
 # (``rucola.settings.problems.identity_problems``).
 

@@ -187,7 +187,7 @@ def test_an_icelandic_sheet_builds_a_release_with_dvc(tmp_path):
 
     root = project(copy_project(tmp_path / "is"), "is")
     shutil.rmtree(root / "data/sample")
-    overlay_file = root / "configs/overlays/textbook.yaml"
+    overlay_file = root / "rucola/presets/textbook.yaml"
     overlay_file.write_text(overlay("is"), encoding="utf-8")
     (root / "params.yaml").write_text(render(overlay_file, "textbook"), encoding="utf-8")
     git("init", "-q", cwd=root)

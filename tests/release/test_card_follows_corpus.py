@@ -168,7 +168,7 @@ def test_the_length_plot_counts_the_language_s_tokens(tmp_path):
 
 
 def itacola_identity() -> dict:
-    overlay = yaml.safe_load((ROOT / "configs/overlays/itacola.yaml").read_text("utf-8"))
+    overlay = yaml.safe_load((ROOT / "rucola/presets/itacola.yaml").read_text("utf-8"))
     return overlay["corpus"]
 
 

@@ -256,7 +256,7 @@ def test_a_hand_corrected_card_is_refused_and_params_rewrite_it(tmp_path):
 
 
 def test_rucola_keeps_its_paper_and_published_files(tmp_path):
-    """RuCoLA's identity (configs/overlays/rucola.yaml): the card compares with its paper
+    """RuCoLA's identity (rucola/presets/rucola.yaml): the card compares with its paper
     and files."""
     public = build(tmp_path, english_rows(categories=True), rucola_corpus())
     card, header = card_and_header(public)

@@ -25,7 +25,7 @@ GOLD_SENTENCE = "Тестовое предложение с тайной мет�
 
 def params_yaml(changelog: str) -> str:
     """A RuCoLA project's params: its identity and release folders (data/release/rucola,
-    as configs/overlays/rucola.yaml gives them), and ``changelog``."""
+    as rucola/presets/rucola.yaml gives them), and ``changelog``."""
     return identity_yaml(f"release:\n  changelog: {changelog}\n")
 
 

@@ -86,7 +86,7 @@ def test_the_defaults_name_no_corpus():
 
 
 def test_rucolas_identity_is_its_overlay_word_for_word(tmp_path):
-    """The published RuCoLA keeps its card: configs/overlays/rucola.yaml's identity loads
+    """The published RuCoLA keeps its card: rucola/presets/rucola.yaml's identity loads
     as it is written."""
     corpus = loaded(tmp_path, rucola_corpus()).corpus
     assert corpus.model_dump(exclude={"homepage"}) == rucola_corpus()

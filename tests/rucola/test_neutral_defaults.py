@@ -64,13 +64,13 @@ def test_a_declared_unknown_licence_is_a_licence(tmp_path):
 
 def test_a_short_params_file_is_completed_from_the_schemas_defaults_only(tmp_path):
     """Not from the sample's overlay: no rounds, no sample key, no RuCoLA words."""
-    (tmp_path / "configs/overlays").mkdir(parents=True)
+    (tmp_path / "rucola/presets").mkdir(parents=True)
     for name in ("sample.yaml", "rucola.yaml"):
-        overlay = ROOT / "configs/overlays" / name
-        (tmp_path / "configs/overlays" / name).write_text(overlay.read_text(encoding="utf-8"))
+        overlay = ROOT / "rucola/presets" / name
+        (tmp_path / "rucola/presets" / name).write_text(overlay.read_text(encoding="utf-8"))
     short = "corpus:\n  name: escola\n  language: es\n  license: cc-by-4.0\n"
     (tmp_path / "params.yaml").write_text(short, encoding="utf-8")
-    assert _user_file(tmp_path, "configs/overlays/sample.yaml", False, Params) == ["params.yaml"]
+    assert _user_file(tmp_path, "rucola/presets/sample.yaml", False, Params) == ["params.yaml"]
     completed = yaml.safe_load((tmp_path / "params.yaml").read_text(encoding="utf-8"))
     expected = defaults_of(Params)
     expected["corpus"].update(name="escola", language="es", license="cc-by-4.0")
@@ -79,7 +79,7 @@ def test_a_short_params_file_is_completed_from_the_schemas_defaults_only(tmp_pat
 
 
 def test_the_presets_and_the_sample_keep_rucolas_identity_from_one_overlay():
-    rucola = yaml.safe_load((ROOT / "configs/overlays/rucola.yaml").read_text(encoding="utf-8"))
+    rucola = yaml.safe_load((ROOT / "rucola/presets/rucola.yaml").read_text(encoding="utf-8"))
     for name in ("params.yaml", "configs/rucola-v1.yaml", "configs/rucola-v1.1.yaml"):
         data = yaml.safe_load((ROOT / name).read_text(encoding="utf-8"))
         expected = {**rucola["corpus"]}

@@ -1,0 +1,79 @@
+"""``rucola init`` and ``rucola upgrade``: a corpus repository of its own, apart from the
+tool's (``rucola.corpus_repo``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from rucola.cli.common import out
+
+commands = typer.Typer()
+
+
+def _fingerprints(app: Any, root: Path) -> dict[str, str]:
+    """``reports/code/<name>`` -> text, for every command of ``app`` (read from ``root``)."""
+    from rucola.code_fingerprint import OUT_DIR, fingerprints, render
+
+    found = fingerprints(app, root)
+    return {(OUT_DIR / name).as_posix(): render(record) for name, record in found.items()}
+
+
+@commands.command()
+def init(
+    ctx: typer.Context,
+    folder: Annotated[Path, typer.Argument(help="the corpus repository (made if missing)")],
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="a corpus rucola ships: sample, rucola-v1, cola, ..."),
+    ] = None,
+    language: Annotated[
+        str | None, typer.Option("--language", help="a new corpus's language code (es, de)")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="a new corpus's name (its release folder)")
+    ] = None,
+) -> None:
+    """Make FOLDER a corpus repository: git, DVC, corpus.yaml and the generated pipeline."""
+    from rucola import corpus_repo, tool_record
+    from rucola.errors import RucolaError
+
+    if (preset is None) == (language is None and name is None):
+        raise RucolaError(
+            "give --preset NAME, or --language CODE and --name NAME for a new corpus",
+            hint=f"presets: {', '.join(corpus_repo.presets())}",
+        )
+    if preset is not None:
+        overlay = corpus_repo.preset_overlay(preset)
+        title = preset
+    else:
+        if language is None or name is None:
+            raise RucolaError("a new corpus needs both --language CODE and --name NAME")
+        overlay = corpus_repo.new_overlay(name, language)
+        title = name
+    app = ctx.find_root().command
+    written = corpus_repo.init(folder, overlay, title, app, tool_record.code_root(), _fingerprints)
+    out.print(
+        f"init: {folder}: a corpus repository ({len(written)} files written); next: put the"
+        f" inputs under data/raw/ and `dvc add` them, then `dvc repro` (see {folder}/README.md)",
+        markup=False,
+    )
+
+
+@commands.command()
+def upgrade(ctx: typer.Context) -> None:
+    """Rewrite the generated files for the installed rucola; say which stages will rerun."""
+    from rucola import corpus_repo, tool_record
+
+    root = Path.cwd()
+    app = ctx.find_root().command
+    done = corpus_repo.upgrade(root, app, tool_record.code_root(), _fingerprints)
+    if not done.written:
+        out.print("upgrade: up to date, nothing written", markup=False)
+        return
+    out.print(f"upgrade: wrote {', '.join(done.written)}", markup=False)
+    rerun = corpus_repo.stages_to_rerun(root)
+    shown = ", ".join(rerun) if rerun else "none"
+    out.print(f"upgrade: `dvc repro` will run {len(rerun)} stages: {shown}", markup=False)

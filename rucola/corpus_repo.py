@@ -1,0 +1,370 @@
+"""A corpus repository of its own: what ``rucola init`` lays out and ``rucola upgrade``
+rewrites, and the check every command makes that the installed tool is the one the
+repository was set up with.
+
+A corpus's history is kept apart from the tool's, as ``dvc init``, cookiecutter templates
+and datatrove's user pipelines keep theirs: the corpus repository holds the maintainer's
+overlay (``corpus.yaml``, theirs to edit), the inputs under ``data/raw/`` (DVC), and files
+generated from the installed package:
+
+- ``dvc.yaml``: this repository's pipeline, every stage calling the installed ``rucola``;
+  only the ``fingerprint_code`` stage differs, depending on ``.rucola/tool.json`` (the
+  installed code, recorded) rather than on source folders the corpus does not have;
+- ``params.yaml``: ``corpus.yaml`` completed over the schema's defaults
+  (``rucola.completion``), every key present because DVC interpolates and tracks keys;
+- ``reports/code/``: the installed package's per-command code fingerprints, which the
+  stages depend on (``rucola.code_fingerprint``);
+- ``.rucola/tool.json``: the installed version and the hash of its whole code. Every
+  command run in the repository compares it with the installed package first
+  (:func:`check_tool`) and refuses to run another version's code ("run `rucola upgrade`");
+- ``.rucola/generated.json``: the hash of each generated file as it was written, so that
+  ``rucola upgrade`` never overwrites a file the maintainer edited by hand (an xattr
+  would not survive a clone; a committed record does). ``params.yaml`` is recorded by its
+  values, not its bytes: DVC rewrites the file (``exp apply``) without changing them.
+
+Nothing here is ``always_changed`` in DVC's sense: a second clone's ``dvc status`` stays
+clean, and an upgrade reruns exactly the stages whose code fingerprints it changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import yaml
+
+from rucola.errors import RucolaError
+from rucola.tool_record import TOOL, code_record, version
+from rucola.tool_record import render as render_tool
+
+PACKAGE = Path(__file__).resolve().parent
+PRESETS_DIR = PACKAGE / "presets"
+TEMPLATE_DIR = PACKAGE / "corpus_template"
+OVERLAY = "corpus.yaml"
+PARAMS = "params.yaml"
+PIPELINE = "dvc.yaml"
+RECORD_DIR = Path(".rucola")
+GENERATED = RECORD_DIR / "generated.json"
+README = "README.md"
+RAW_README = "data/raw/README.md"
+GITIGNORE = ".gitignore"
+GITIGNORE_MARK = "# rucola: what its commands write beside their outputs"
+
+
+def presets() -> list[str]:
+    """The presets ``rucola init --preset`` takes: the overlays shipped with the package
+    that build a corpus (``rucola.yaml`` is RuCoLA's identity, included by others)."""
+    names = sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+    return [name for name in names if name != "rucola"]
+
+
+def sha256(data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+# --- the overlay ----------------------------------------------------------------------
+
+
+def preset_overlay(name: str) -> str:
+    """The text of ``corpus.yaml`` for a preset: the preset's overlay as shipped, with the
+    overlays it includes merged in (a corpus repository has no overlays beside its own)."""
+    from rucola.completion import _Dumper, _header, _overlay_data
+
+    if name not in presets():
+        raise RucolaError(f"--preset: no preset {name!r}", hint=f"one of: {', '.join(presets())}")
+    path = PRESETS_DIR / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text) or {}
+    if "include" not in data:
+        return text
+    merged = _overlay_data(path)
+    body = yaml.dump(merged, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=88)
+    return "\n".join([*_header(text), body]).rstrip("\n") + "\n"
+
+
+def new_overlay(name: str, language: str) -> str:
+    """``corpus.yaml`` of a new corpus: who it is; the rest is the schema's defaults until
+    the maintainer says otherwise (docs/own-corpus.md)."""
+    from rucola.names import check_name
+
+    check_name(name, "--name")
+    return Template((TEMPLATE_DIR / "corpus.yaml").read_text(encoding="utf-8")).substitute(
+        name=name, language=language
+    )
+
+
+def completed_params(root: Path) -> str:
+    """``params.yaml``: ``corpus.yaml`` over the schema's defaults, every key with its
+    description; an overlay the schema refuses is its problems, one line each."""
+    from rucola.completion import _checked, _header, _merged, _overlay_data, _text
+    from rucola.settings import Params, defaults_of
+
+    overlay = root / OVERLAY
+    if not overlay.is_file():
+        raise RucolaError(f"no {OVERLAY}: not a corpus repository made by `rucola init`", overlay)
+    data = _overlay_data(overlay)
+    merged = _checked(_merged(defaults_of(Params), data, Params), overlay, Params)
+    header = [
+        f"# GENERATED by `rucola init`/`rucola upgrade` from {OVERLAY} over the schema's",
+        "# defaults (every key a stage may read; DVC interpolates and tracks them). Edit",
+        f"# {OVERLAY}, then `rucola upgrade`; a value changed here is refused by the upgrade.",
+        "#",
+        *_header(overlay.read_text(encoding="utf-8")),
+    ]
+    return _text(merged, header, Params)
+
+
+def params_values_hash(text: str) -> str:
+    """What ``params.yaml`` says, hashed: the record a hand edit is found by (DVC's own
+    rewrites keep every value and change only the layout)."""
+    return sha256(json.dumps(yaml.safe_load(text), sort_keys=True, ensure_ascii=False))
+
+
+# --- the generated files --------------------------------------------------------------
+
+
+def pipeline_text() -> str:
+    return (TEMPLATE_DIR / PIPELINE).read_text(encoding="utf-8")
+
+
+def readme_text(name: str) -> str:
+    return Template((TEMPLATE_DIR / README).read_text(encoding="utf-8")).substitute(name=name)
+
+
+def _content_hash(relative: str, text: str) -> str:
+    return params_values_hash(text) if relative == PARAMS else sha256(text)
+
+
+@dataclass
+class Layout:
+    """What a repository's generated files should hold now: relative path -> text."""
+
+    files: dict[str, str]
+
+    def hashes(self) -> dict[str, str]:
+        return {path: _content_hash(path, text) for path, text in sorted(self.files.items())}
+
+
+def generated_layout(
+    root: Path, app: Any, code_root: Path, fingerprints: Callable[..., dict[str, str]]
+) -> Layout:
+    """Every generated file: ``dvc.yaml``, ``params.yaml``, ``reports/code/*.json`` and
+    ``.rucola/tool.json``."""
+    files = {PIPELINE: pipeline_text(), PARAMS: completed_params(root)}
+    files.update(fingerprints(app, code_root))
+    files[TOOL.as_posix()] = render_tool(code_record(code_root))
+    return Layout(files)
+
+
+def read_record(root: Path) -> dict[str, str]:
+    path = root / GENERATED
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RucolaError(f"cannot be read as rucola's record: {error}", path) from None
+    files = record.get("files") if isinstance(record, dict) else None
+    if not isinstance(files, dict):
+        raise RucolaError("not rucola's record of generated files (no `files`)", path)
+    return {str(k): str(v) for k, v in files.items()}
+
+
+def hand_edited(root: Path, record: dict[str, str]) -> list[str]:
+    """The generated files whose content differs from what was recorded when written."""
+    edited = []
+    for relative, recorded in sorted(record.items()):
+        path = root / relative
+        if not path.is_file():
+            continue  # removed: written again
+        if _content_hash(relative, path.read_text(encoding="utf-8")) != recorded:
+            edited.append(relative)
+    return edited
+
+
+def write_layout(root: Path, layout: Layout, record: dict[str, str]) -> list[str]:
+    """Write every file of ``layout`` whose content changed (a file left as it is keeps its
+    mtime, so DVC hashes nothing again), remove recorded fingerprints the installed code no
+    longer has, then the record; the files written or removed."""
+    from rucola.io import atomic_path
+    from rucola.ownership import remove
+
+    def recorded(relative: str) -> Callable[[Path], bool]:
+        """The record is the proof that rucola wrote the file (DVC's rewrite of
+        ``params.yaml`` leaves no ledger entry of rucola's; :func:`hand_edited` has
+        compared every recorded file already)."""
+        return lambda path: (
+            relative in record and not hand_edited(root, {relative: record[relative]})
+        )
+
+    changed = []
+    for relative, text in sorted(layout.files.items()):
+        path = root / relative
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path, claim=recorded(relative)) as tmp:
+            tmp.write_text(text, encoding="utf-8")
+        changed.append(relative)
+    for relative in sorted(set(record) - set(layout.files)):
+        path = root / relative
+        if path.is_file():
+            remove(path, claim=recorded(relative))
+            changed.append(relative)
+    hashes = layout.hashes()
+    text = json.dumps({"files": hashes, "rucola": version()}, indent=2, sort_keys=True) + "\n"
+    with atomic_path(root / GENERATED, claim=lambda path: bool(record)) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return changed
+
+
+# --- rucola init ------------------------------------------------------------------------
+
+
+def _run(command: list[str], cwd: Path, what: str) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode:
+        last = (done.stderr or done.stdout).strip().splitlines()
+        raise RucolaError(f"{what} failed: {last[-1] if last else done.returncode}", cwd)
+
+
+def _in_git(root: Path) -> bool:
+    done = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], cwd=root, capture_output=True, text=True
+    )
+    return done.returncode == 0
+
+
+def _remote_templates() -> str:
+    return (TEMPLATE_DIR / "remotes.conf").read_text(encoding="utf-8")
+
+
+def _gitignore_block() -> str:
+    return (TEMPLATE_DIR / "gitignore").read_text(encoding="utf-8")
+
+
+def own_files(name: str) -> dict[str, str]:
+    """The files ``rucola init`` writes once and then leaves to the maintainer."""
+    return {
+        README: readme_text(name),
+        RAW_README: (TEMPLATE_DIR / "raw_README.md").read_text(encoding="utf-8"),
+    }
+
+
+def init(
+    root: Path,
+    overlay: str,
+    name: str,
+    app: Any,
+    code_root: Path,
+    fingerprints: Callable[..., dict[str, str]],
+) -> list[str]:
+    """Make ``root`` a corpus repository: git and DVC (each only where missing), the
+    overlay, the generated files, the corpus's README, ``data/raw/`` and the commented
+    remotes; refuses, before writing anything, when a file it would write is there already
+    and was not written by it. The files written."""
+    if root.exists() and not root.is_dir():
+        raise RucolaError("is not a folder", root)
+    if (root / GENERATED).is_file():
+        raise RucolaError(
+            "is a corpus repository already",
+            root,
+            hint="`rucola upgrade` there rewrites its generated files; corpus.yaml is yours",
+        )
+    record: dict[str, str] = {}
+    wanted = {OVERLAY: overlay, **own_files(name)}
+    foreign = [
+        relative
+        for relative in [*wanted, PIPELINE, PARAMS, TOOL.as_posix()]
+        if (root / relative).exists()
+    ]
+    if (root / "reports" / "code").is_dir():
+        foreign.append("reports/code/")
+    if foreign:
+        raise RucolaError(
+            f"already holds {', '.join(foreign)}, which rucola init did not write",
+            root,
+            hint="init an empty folder, or move those files away first",
+        )
+    root.mkdir(parents=True, exist_ok=True)
+    if not _in_git(root):
+        _run(["git", "init", "-q"], root, "git init")
+    if not (root / ".dvc").is_dir():
+        _run([sys.executable, "-m", "dvc", "init", "-q"], root, "dvc init")
+    config = root / ".dvc" / "config"
+    remotes = _remote_templates()
+    if remotes.splitlines()[0] not in config.read_text(encoding="utf-8"):
+        with config.open("a", encoding="utf-8") as handle:
+            handle.write(remotes)
+    gitignore = root / GITIGNORE
+    present = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
+    if GITIGNORE_MARK not in present:
+        block = _gitignore_block()
+        separator = "\n" if present and not present.endswith("\n") else ""
+        gitignore.write_text(present + separator + block, encoding="utf-8")
+    for relative, text in wanted.items():
+        path = root / relative
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    layout = generated_layout(root, app, code_root, fingerprints)
+    return [*wanted, *write_layout(root, layout, record)]
+
+
+# --- rucola upgrade ---------------------------------------------------------------------
+
+
+@dataclass
+class Upgrade:
+    written: list[str]
+    fingerprints: list[str]  # the code fingerprints the upgrade changed
+
+
+def upgrade(
+    root: Path, app: Any, code_root: Path, fingerprints: Callable[..., dict[str, str]]
+) -> Upgrade:
+    """Rewrite the generated files for the installed version, keeping ``corpus.yaml``;
+    refuses, writing nothing, when a generated file was edited by hand."""
+    record = read_record(root)
+    if not record:
+        raise RucolaError(
+            f"no {GENERATED.as_posix()}: not a corpus repository made by `rucola init`", root
+        )
+    edited = hand_edited(root, record)
+    if edited:
+        raise RucolaError(
+            f"edited by hand since rucola wrote them: {', '.join(edited)}",
+            root,
+            hint=f"put the change into {OVERLAY} (or `git checkout` the files), then upgrade",
+        )
+    layout = generated_layout(root, app, code_root, fingerprints)
+    written = write_layout(root, layout, record)
+    return Upgrade(written, [p for p in written if p.startswith("reports/code/")])
+
+
+def stages_to_rerun(root: Path) -> list[str]:
+    """The stages ``dvc repro`` will run now, and every stage downstream of them, in
+    DVC's order; every stage where the repository has never been built."""
+    from dvc.repo import Repo
+
+    with Repo(str(root)) as repo:
+        changed = set(repo.status())
+        graph = repo.index.graph  # an edge runs from a stage to one it depends on
+        order = [stage for stage in repo.index.stages if stage in graph]
+        chosen = [stage for stage in order if stage.addressing in changed]
+        queue = list(chosen)
+        while queue:
+            for dependent in graph.predecessors(queue.pop()):
+                if dependent not in chosen:
+                    chosen.append(dependent)
+                    queue.append(dependent)
+    return [stage.addressing for stage in order if stage in chosen]
