@@ -41,6 +41,7 @@ from rucola.registry import LANGUAGES
 from rucola.release.layout import SplitFile
 from rucola.release.manifest import COMPAT_PREFIX
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
+from rucola.tool_record import version
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -443,6 +444,8 @@ def render_card(
     has_test = bool((frame["split"] == "test").any())
     text = environment.get_template(TEMPLATE).render(
         yaml_header=yaml_header(files, params, len(frame), features),
+        # which rucola built it (the release stage depends on reports/code/version.json)
+        rucola_version=version(),
         pretty_name=pretty_name(params),
         sample=sample,
         rucola=rucola,

@@ -58,7 +58,14 @@ SHARED_SETTINGS = frozenset(
 # pattern is named here, so a new template cannot be forgotten.
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
     # the presets `rucola init --preset` copies, and the corpus repository's templates
-    "rucola.corpus_repo": ("rucola/presets/*.yaml", "rucola/corpus_template/*"),
+    "rucola.corpus_repo": (
+        "rucola/presets/*.yaml",
+        "rucola/corpus_template/*",
+        # the embedded sample (package rucola.sample), which the sample preset reads
+        "data/sample/*.md",
+        "data/sample/*/*.*",
+        "data/sample/*/*/*.*",
+    ),
     "rucola.release.card": ("release/templates/*",),
     # the offline Data Docs' bootstrap-table, copied beside the pages
     "rucola.validation.offline_docs": (

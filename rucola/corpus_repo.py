@@ -55,6 +55,7 @@ GENERATED = RECORD_DIR / "generated.json"
 README = "README.md"
 RAW_README = "data/raw/README.md"
 GITIGNORE = ".gitignore"
+SAMPLE = "data/sample"  # where the sample preset's params look for the embedded sample
 GITIGNORE_MARK = "# rucola: what its commands write beside their outputs"
 
 
@@ -133,7 +134,7 @@ def params_values_hash(text: str) -> str:
 
 
 def pipeline_text() -> str:
-    return (TEMPLATE_DIR / PIPELINE).read_text(encoding="utf-8")
+    return (TEMPLATE_DIR / f"{PIPELINE}.template").read_text(encoding="utf-8")
 
 
 def readme_text(name: str) -> str:
@@ -252,6 +253,24 @@ def _gitignore_block() -> str:
     return (TEMPLATE_DIR / "gitignore").read_text(encoding="utf-8")
 
 
+def sample_dir() -> Path:
+    """The embedded sample the package ships (``rucola.sample``: site-packages/rucola/sample
+    for a wheel, ``data/sample/`` of the checkout for an editable install)."""
+    installed = PACKAGE / "sample"
+    return installed if installed.is_dir() else PACKAGE.parent / SAMPLE
+
+
+def sample_files() -> dict[str, bytes]:
+    """``data/sample/...`` -> bytes: the sample preset's inputs, written with its overlay so
+    that ``rucola init demo --preset sample && cd demo && dvc repro`` builds."""
+    folder = sample_dir()
+    return {
+        f"{SAMPLE}/{path.relative_to(folder).as_posix()}": path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
 def own_files(name: str) -> dict[str, str]:
     """The files ``rucola init`` writes once and then leaves to the maintainer."""
     return {
@@ -267,10 +286,12 @@ def init(
     app: Any,
     code_root: Path,
     fingerprints: Callable[..., dict[str, str]],
+    data: dict[str, bytes] | None = None,
 ) -> list[str]:
     """Make ``root`` a corpus repository: git and DVC (each only where missing), the
     overlay, the generated files, the corpus's README, ``data/raw/`` and the commented
-    remotes; refuses, before writing anything, when a file it would write is there already
+    remotes (and ``data``, the inputs a preset ships: the sample's); refuses, before writing
+    anything, when a file it would write is there already
     and was not written by it. The files written."""
     if root.exists() and not root.is_dir():
         raise RucolaError("is not a folder", root)
@@ -282,9 +303,10 @@ def init(
         )
     record: dict[str, str] = {}
     wanted = {OVERLAY: overlay, **own_files(name)}
+    data = data or {}
     foreign = [
         relative
-        for relative in [*wanted, PIPELINE, PARAMS, TOOL.as_posix()]
+        for relative in [*wanted, PIPELINE, PARAMS, TOOL.as_posix(), *data]
         if (root / relative).exists()
     ]
     if (root / "reports" / "code").is_dir():
@@ -316,8 +338,11 @@ def init(
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+    for relative, content in data.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_bytes(content)
     layout = generated_layout(root, app, code_root, fingerprints)
-    return [*wanted, *write_layout(root, layout, record)]
+    return [*wanted, *data, *write_layout(root, layout, record)]
 
 
 # --- rucola upgrade ---------------------------------------------------------------------

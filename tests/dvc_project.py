@@ -34,7 +34,7 @@ def copy_project(target: Path, root: Path = ROOT) -> Path:
     from rucola.import_graph import package_dirs
 
     folders = sorted({p.relative_to(root).as_posix() for p in package_dirs(root).values()})
-    for name in [*COPY, *folders]:
+    for name in dict.fromkeys([*COPY, *folders]):  # data/sample is both
         source, copy = root / name, target / name
         if not source.exists():
             continue

@@ -55,6 +55,18 @@ def test_wheel_exposes_only_rucola(tmp_path):
         }
         assert expected <= modules, sorted(expected - modules)[:5]
     assert "rucola/release/templates/card.md.j2" in names
+    # what `rucola init` lays out with no checkout of this repository (issue 46): the
+    # presets, the corpus repository's templates, and the sample the sample preset reads
+    for preset in sorted((ROOT / "rucola/presets").glob("*.yaml")):
+        assert f"rucola/presets/{preset.name}" in names, preset.name
+    for template in sorted((ROOT / "rucola/corpus_template").iterdir()):
+        assert f"rucola/corpus_template/{template.name}" in names, template.name
+    sample = {
+        f"rucola/sample/{path.relative_to(ROOT / 'data/sample').as_posix()}"
+        for path in (ROOT / "data/sample").rglob("*")
+        if path.is_file()
+    }
+    assert sample <= set(names), sorted(sample - set(names))
     # the offline Data Docs' bootstrap-table (validation/vendor/), which no wheel ships
     vendor = "rucola/validation/vendor/bootstrap-table"
     for name in ("bootstrap-table.min.js", "LICENSE", "extensions/filter-control/"):

@@ -54,7 +54,10 @@ def init(
         overlay = corpus_repo.new_overlay(name, language)
         title = name
     app = ctx.find_root().command
-    written = corpus_repo.init(folder, overlay, title, app, tool_record.code_root(), _fingerprints)
+    data = corpus_repo.sample_files() if preset == "sample" else None
+    written = corpus_repo.init(
+        folder, overlay, title, app, tool_record.code_root(), _fingerprints, data
+    )
     out.print(
         f"init: {folder}: a corpus repository ({len(written)} files written); next: put the"
         f" inputs under data/raw/ and `dvc add` them, then `dvc repro` (see {folder}/README.md)",

@@ -1,4 +1,4 @@
-"""``rucola/corpus_template/dvc.yaml``: the pipeline ``rucola init`` writes into a corpus
+"""``rucola/corpus_template/dvc.yaml.template``: the pipeline ``rucola init`` writes into a corpus
 repository, derived from this repository's hand-written ``dvc.yaml`` so the two never
 drift apart (issue 46: one design for both kinds of repository).
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from rucola.errors import RucolaError
 
 SOURCE = "dvc.yaml"
-TARGET = "rucola/corpus_template/dvc.yaml"
+TARGET = "rucola/corpus_template/dvc.yaml.template"  # not dvc.yaml: DVC would collect it
 # (this repository's line, the corpus repository's): each must occur exactly once
 REPLACEMENTS = [
     (

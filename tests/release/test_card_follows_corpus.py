@@ -263,3 +263,14 @@ def test_the_command_says_the_csv_folder_is_left_empty(run_cli, tmp_path):
     line = " ".join(stdout.split())
     assert "no RuCoLA CSV layout (out/rucola_csv left empty: not RuCoLA's layout)" in line
     assert "None" not in line
+
+
+def test_the_card_says_which_rucola_built_it(tmp_path, monkeypatch):
+    """Issue 46: the card records the version of the tool that built the release (the
+    release stage depends on it: reports/code/version.json)."""
+    import rucola.release.card
+
+    monkeypatch.setattr(rucola.release.card, "version", lambda: "9.8.7")
+    public, _ = build(tmp_path, spanish_rows(), ESCOLA, "escola")
+    card = " ".join(card_of(public).split())
+    assert "built by the `rucola` pipeline, version 9.8.7 (`rucola release build`" in card
