@@ -4,7 +4,7 @@ DVC reruns a stage when one of its deps changes. Listing each stage's code files
 made ``dvc.yaml`` a generated file of 1,500 lines that nobody could read or edit. Instead
 one stage (``fingerprint_code``) depends on the code folders and writes, for every command
 of the command line, ``reports/code/<command>.json`` (``reports/code/annotate/merge.json``
-for ``rucola annotate merge``): the SHA-256 of each file the command may run and of each
+for ``rucola annotate merge``): the SHA-256 of each module the command may run and of each
 settings model it reads. Each stage depends on its own command's file, so a code change
 reruns the fingerprint stage (a second) and then exactly the stages whose file changed.
 
@@ -26,6 +26,13 @@ What a command's fingerprint covers:
   classes are hashed without comments and blank lines (:mod:`rucola.source_text`), the
   same on Python 3.11 to 3.13: a comment reruns no stage, and no file under
   ``reports/code/`` changes for one. Other files (templates) are hashed as bytes.
+- **Names, not paths:** code is named by module (``"rucola.corpus.extract": sha256``) and
+  package data by its package (``"rucola.release/templates/card.md.j2"``), never by a
+  path: a checkout keeps ``corpus/extract.py`` at its top, an installed wheel keeps
+  ``rucola/corpus/extract.py``, and both write the same bytes for the same code. The
+  code is read from :func:`rucola.import_graph.code_root` (the checkout the command runs
+  in, else the installed package) and the records written under the current directory,
+  so a corpus repository with only the wheel gets the records this checkout commits.
 - **Shared settings code** (``rucola/settings/{__init__,types,keys,problems,schema}.py``,
   the ``Section`` base in ``types.py`` included) is code every command imports: a change
   there reruns every stage, as a change to ``rucola/params.py`` does.
@@ -52,26 +59,29 @@ SETTINGS = "rucola.settings"
 SHARED_SETTINGS = frozenset(
     {SETTINGS, *(f"{SETTINGS}.{name}" for name in ("types", "keys", "problems", "schema"))}
 )
-# Files a module reads at run time (not imported, so the closure cannot see them), as globs
-# relative to the repository; a command whose closure holds the module covers each file.
-# pyproject.toml's package-data lists them for the wheel; a test proves every package-data
-# pattern is named here, so a new template cannot be forgotten.
+# Files a module reads at run time (not imported, so the closure cannot see them), as
+# ``<package>/<glob>``, the glob relative to the package's folder (``release/`` in a
+# checkout, ``rucola/release/`` installed: one pattern for both layouts); a command whose
+# closure holds the module covers each file, named in its record as the pattern's package
+# and the file's path below it (``rucola.release/templates/card.md.j2``). pyproject.toml's
+# package-data lists them for the wheel; a test proves every package-data pattern is named
+# here, so a new template cannot be forgotten.
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
-    # the presets `rucola init --preset` copies, and the corpus repository's templates
+    # the presets `rucola init --preset` copies, the corpus repository's templates, and
+    # the embedded sample (package rucola.sample) the sample preset reads
     "rucola.corpus_repo": (
         "rucola/presets/*.yaml",
         "rucola/corpus_template/*",
-        # the embedded sample (package rucola.sample), which the sample preset reads
-        "data/sample/*.md",
-        "data/sample/*/*.*",
-        "data/sample/*/*/*.*",
+        "rucola.sample/*.md",
+        "rucola.sample/*/*.*",
+        "rucola.sample/*/*/*.*",
     ),
-    "rucola.release.card": ("release/templates/*",),
+    "rucola.release.card": ("rucola.release/templates/*",),
     # the offline Data Docs' bootstrap-table, copied beside the pages
     "rucola.validation.offline_docs": (
-        "validation/vendor/bootstrap-table/*.min.*",
-        "validation/vendor/bootstrap-table/LICENSE",
-        "validation/vendor/bootstrap-table/extensions/filter-control/*",
+        "rucola.validation/vendor/bootstrap-table/*.min.*",
+        "rucola.validation/vendor/bootstrap-table/LICENSE",
+        "rucola.validation/vendor/bootstrap-table/extensions/filter-control/*",
     ),
 }
 # Set by ``stage_command`` on the function it registers: the params keys it hands the
@@ -167,15 +177,20 @@ def code_modules(
     )
 
 
-def package_data(names: set[str], root: Path) -> list[str]:
-    files: set[str] = set()
+def package_data(names: set[str], root: Path) -> dict[str, Path]:
+    """The package data the modules ``names`` read (:data:`PACKAGE_DATA`): each file's
+    package-relative name (``rucola.release/templates/card.md.j2``, the same in a checkout
+    and installed) -> its path under ``root``."""
+    files: dict[str, Path] = {}
     for name in sorted(names):
         for pattern in PACKAGE_DATA.get(name, ()):
-            found = sorted(glob.glob(pattern, root_dir=root))
+            package, _, relative = pattern.partition("/")
+            folder = graph.package_folder(package, root)
+            found = sorted(glob.glob(relative, root_dir=folder))
             if not found:
                 raise RucolaError(f"PACKAGE_DATA[{name!r}]: {pattern} matches no file")
-            files.update(found)
-    return sorted(files)
+            files.update({f"{package}/{Path(f).as_posix()}": folder / f for f in found})
+    return dict(sorted(files.items()))
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -367,13 +382,16 @@ def settings_hashes(keys: set[str], root: Path) -> dict[str, str]:
 def fingerprint(
     words: str, function: Callable[..., Any], root: Path, others: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
-    """One command's fingerprint: its code files and settings, each hashed, and the hash
-    of both (what changes when, and only when, the command's code does)."""
+    """One command's fingerprint: its code and settings, each hashed, and the hash of both
+    (what changes when, and only when, the command's code does). Code is named by module
+    (``rucola.corpus.extract``) and package data by package (:func:`package_data`), never
+    by a path: a checkout (``corpus/extract.py``) and an installed wheel
+    (``rucola/corpus/extract.py``) write the same bytes for the same code."""
     names = code_modules(function, root, others)
     known = graph.modules(root)
-    files = sorted({known[n].path.relative_to(root).as_posix() for n in names})
-    files += package_data(names, root)
-    code = {f: file_hash(root / f) for f in sorted(set(files))}
+    paths = {name: known[name].path for name in names}
+    paths.update(package_data(names, root))
+    code = {name: file_hash(path) for name, path in sorted(paths.items())}
     settings = settings_hashes(read_keys(function, names, root), root)
     body = {"code": code, "settings": settings}
     whole = sha256(json.dumps(body, sort_keys=True))
@@ -402,10 +420,15 @@ def render(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def stale(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[dict[str, str], list[str]]:
+def stale(
+    app: Any, root: Path, out_dir: Path = OUT_DIR, *, code: Path | None = None
+) -> tuple[dict[str, str], list[str]]:
     """(the files to write: name -> text, the stale JSON files to remove) under ``out_dir``
-    (relative to ``root``)."""
-    wanted = {name: render(record) for name, record in fingerprints(app, root).items()}
+    (relative to ``root``, the repository the stage runs in), for the code under ``code``
+    (default ``root``, a checkout; :func:`rucola.import_graph.code_root` says which: a
+    corpus repository fingerprints the installed package's code)."""
+    records = fingerprints(app, root if code is None else code)
+    wanted = {name: render(record) for name, record in records.items()}
     folder = root / out_dir
     write = {
         name: text
@@ -431,14 +454,17 @@ def is_fingerprint(path: Path) -> bool:
     )
 
 
-def write(app: Any, root: Path, out_dir: Path = OUT_DIR) -> tuple[list[str], list[str]]:
-    """Bring ``out_dir`` up to date: (the files written, the stale ones removed). A file
-    whose text is unchanged is not rewritten (its hash, which DVC reads, stays); only a
-    file that holds a fingerprint is replaced or removed (:func:`is_fingerprint`)."""
+def write(
+    app: Any, root: Path, out_dir: Path = OUT_DIR, *, code: Path | None = None
+) -> tuple[list[str], list[str]]:
+    """Bring ``out_dir`` under ``root`` up to date for the code under ``code`` (see
+    :func:`stale`): (the files written, the stale ones removed). A file whose text is
+    unchanged is not rewritten (its hash, which DVC reads, stays); only a file that holds
+    a fingerprint is replaced or removed (:func:`is_fingerprint`)."""
     from rucola.io import atomic_path
     from rucola.ownership import remove
 
-    changed, removed = stale(app, root, out_dir)
+    changed, removed = stale(app, root, out_dir, code=code)
     folder = root / out_dir
     for name, text in changed.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
@@ -459,5 +485,5 @@ def package_hash(root: Path) -> str:
     (``rucola.corpus_repo.check_tool``); cheap (each file hashed once per content)."""
     known = graph.modules(root)
     code = {name: file_hash(module.path) for name, module in sorted(known.items())}
-    data = {name: file_hash(root / name) for name in package_data(set(PACKAGE_DATA), root)}
+    data = {name: file_hash(path) for name, path in package_data(set(PACKAGE_DATA), root).items()}
     return sha256(json.dumps({"code": code, "data": data}, sort_keys=True))

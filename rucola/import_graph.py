@@ -8,9 +8,13 @@ change reruns exactly the stages whose code it touches. ``tests/test_architectur
 proves the graph's shape (no cycles, layers only downwards, every package in the wheel)
 with the same functions.
 
-Every function takes the repository's ``root`` (default: the checkout this file lies in):
-the fingerprint stage reads the code of the repository it runs in, which is not where an
-installed (``pip install .``) package lies.
+Every function takes a code ``root``, in one of two layouts (:func:`package_dirs`): a
+checkout of this tool, whose ``pyproject.toml`` maps the stage folders (``corpus/``...) into
+the package, or the folder that holds an installed ``rucola/`` (site-packages), where they
+are plain subfolders. The default is the folder holding the running package: the checkout
+with an editable install, site-packages with a wheel. :func:`code_root` says which root a
+command reads (a checkout it runs in, edited or not, else the running package), so a
+corpus repository with no ``pyproject.toml`` fingerprints the installed code.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+# The folder holding the running ``rucola`` package: a checkout (editable install) or
+# site-packages (a wheel).
 ROOT = Path(__file__).resolve().parents[1]
 TOP = "rucola"
 
@@ -72,9 +78,55 @@ def setuptools_config(root: Path = ROOT) -> dict:
     ]
 
 
+def _mapping(root: Path) -> dict[str, str] | None:
+    """``[tool.setuptools] package-dir`` of ``root/pyproject.toml`` when it maps this
+    package (a checkout of this tool); None otherwise (no such file, or another
+    project's: a corpus repository may hold one of its own)."""
+    try:
+        mapping = setuptools_config(root)["package-dir"]
+    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
+        return None
+    return mapping if isinstance(mapping, dict) and TOP in mapping else None
+
+
+def is_checkout(root: Path) -> bool:
+    """Whether ``root`` is a checkout of this tool (its ``pyproject.toml`` maps ``rucola``)."""
+    return _mapping(root) is not None
+
+
+def code_root(cwd: Path | None = None) -> Path:
+    """Where a command reads the package's code: the current directory when it is a
+    checkout of this tool (the code there, edited or not, is what its stages run), else
+    the folder holding the running package (:data:`ROOT`: a corpus repository runs the
+    installed wheel, and has no code of its own)."""
+    here = Path.cwd() if cwd is None else cwd
+    return here if is_checkout(here) else ROOT
+
+
 def package_dirs(root: Path = ROOT) -> dict[str, Path]:
-    """Import name -> folder, as ``[tool.setuptools] package-dir`` maps them."""
-    return {name: root / folder for name, folder in setuptools_config(root)["package-dir"].items()}
+    """Import name -> folder: in a checkout as ``[tool.setuptools] package-dir`` maps
+    them; elsewhere ``root`` holds the installed package, whose subpackages are plain
+    subfolders of ``rucola/``."""
+    mapping = _mapping(root)
+    if mapping is None:
+        return {TOP: root / TOP}
+    return {name: root / folder for name, folder in mapping.items()}
+
+
+def package_folder(package: str, root: Path = ROOT) -> Path:
+    """The folder of package ``package`` (``rucola.release``: ``release/`` in a checkout,
+    ``rucola/release/`` installed), where its package data lies."""
+    module = modules(root).get(package)
+    if module is not None and module.is_package:
+        return module.path.parent
+    # a package of data only (the embedded sample: no module to find it by)
+    mapped = package_dirs(root).get(package)
+    if mapped is not None and is_checkout(root):
+        return mapped
+    folder = root.joinpath(*package.split("."))
+    if not folder.is_dir():
+        raise KeyError(f"{package} is not a package of {root}")
+    return folder
 
 
 def _dotted(package: str, relative: Path) -> str:

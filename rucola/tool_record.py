@@ -15,7 +15,6 @@ repository, a test's folder) the check is one ``stat``. Kept apart from
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +33,6 @@ def version() -> str:
         return installed("rucola")
     except PackageNotFoundError:
         return "0+unknown"
-
-
-def code_root(here: Path | None = None) -> Path:
-    """Where the code a command runs is read from: ``here`` (the current folder) when it is
-    a checkout of rucola (its pyproject maps the package: this repository, or a test's copy
-    of it whose code it edits), else the folder holding the running package (site-packages
-    for a wheel, the checkout for an editable install)."""
-    here = Path.cwd() if here is None else here
-    try:
-        config = tomllib.loads((here / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        config = {}
-    mapped = config.get("tool", {}).get("setuptools", {}).get("package-dir", {})
-    return here if "rucola" in mapped else PACKAGE.parent
 
 
 def code_record(code_root: Path) -> dict[str, Any]:

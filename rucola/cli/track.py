@@ -58,17 +58,19 @@ def fingerprint_code(
         bool, typer.Option("--check", help="write nothing; exit 1 naming each stale file")
     ] = False,
 ) -> None:
-    """Fingerprint each command's code for DVC (reports/code/COMMAND.json): the files it
+    """Fingerprint each command's code for DVC (reports/code/COMMAND.json): the modules it
     runs and the settings models it reads; a stage depends on its command's file."""
     from pathlib import Path
 
     from rucola.code_fingerprint import OUT_DIR, stale, write
     from rucola.errors import RucolaError
+    from rucola.import_graph import code_root
 
     app = ctx.find_root().command  # the command line itself, every command in it
-    root = Path.cwd()
+    root = Path.cwd()  # the repository the stage runs in: its reports/code/
+    code = code_root(root)  # this checkout's code, or else the installed package's
     if check:
-        changed, removed = stale(app, root)
+        changed, removed = stale(app, root, code=code)
         names = [
             *(f"stale: {OUT_DIR / n}" for n in changed),
             *(f"not a command's: {OUT_DIR / n}" for n in removed),
@@ -80,7 +82,7 @@ def fingerprint_code(
             )
         out.print(f"fingerprint: {OUT_DIR} up to date", markup=False)
         return
-    changed, removed = write(app, root)
+    changed, removed = write(app, root, code=code)
     out.print(
         f"fingerprint: {len(changed)} written, {len(removed)} removed under {OUT_DIR}",
         markup=False,

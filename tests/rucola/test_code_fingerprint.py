@@ -26,8 +26,9 @@ from rucola.import_graph import package_dirs
 
 
 def code_copy(target: Path) -> Path:
-    """The code folders and pyproject.toml copied under ``target`` (the fingerprints read
-    the code of the repository they run in, not the installed package)."""
+    """The code folders and pyproject.toml copied under ``target``: a checkout, whose code
+    the fingerprints read when run in it (``rucola.import_graph.code_root``), not the
+    installed package's."""
     for folder in package_dirs().values():
         relative = folder.relative_to(ROOT)
         shutil.copytree(folder, target / relative, ignore=shutil.ignore_patterns("__pycache__"))
@@ -59,14 +60,13 @@ def test_every_command_has_one_and_the_committed_ones_are_current():
 
 def test_a_command_covers_its_own_code_not_its_neighbours():
     code = fingerprint("filter", commands(app)["filter"], ROOT)["code"]
-    assert {"rucola/cli/corpus.py", "corpus/filters/stage.py", "corpus/filters/length.py"} <= set(
-        code
-    )
+    own = {"rucola.cli.corpus", "rucola.corpus.filters.stage", "rucola.corpus.filters.length"}
+    assert own <= set(code)
     # rucola/cli/__init__.py imports every command module to register it: none of them runs
-    assert "rucola/cli/annotate.py" not in code and "release/build.py" not in code
+    assert "rucola.cli.annotate" not in code and "rucola.release.build" not in code
     # the settings section modules are covered model by model, not file by file
-    assert not [f for f in code if f.startswith("rucola/settings/corpus")]
-    assert "rucola/settings/types.py" in code  # shared settings code: every command's
+    assert not [f for f in code if f.startswith("rucola.settings.corpus")]
+    assert "rucola.settings.types" in code  # shared settings code: every command's
 
 
 def test_settings_are_the_models_a_command_reads():
@@ -98,26 +98,26 @@ def test_a_module_one_stage_uses_changes_that_stage_only(tmp_path: Path, origina
     root = code_copy(tmp_path)
     edit(root / "corpus/split.py", '"""', '"""A comment. ')
     assert changed(original, fingerprints(app, root)) == {
-        name for name, record in original.items() if "corpus/split.py" in record["code"]
+        name for name, record in original.items() if "rucola.corpus.split" in record["code"]
     }
     assert "split.json" in changed(original, fingerprints(app, root))
     assert "filter.json" not in changed(original, fingerprints(app, root))
 
 
 def test_package_data_is_covered_by_the_command_that_reads_it(original):
-    assert "release/templates/card.md.j2" in original["release/build.json"]["code"]
-    assert "release/templates/card.md.j2" not in original["filter.json"]["code"]
+    assert "rucola.release/templates/card.md.j2" in original["release/build.json"]["code"]
+    assert "rucola.release/templates/card.md.j2" not in original["filter.json"]["code"]
 
 
 def test_every_package_data_pattern_has_its_reader():
     """pyproject.toml's package-data (what the wheel carries besides code) is read at run
-    time; each pattern must be covered by the fingerprint of the commands that read it."""
+    time; each pattern must be covered by the fingerprint of the commands that read it
+    (named by its package: the same pattern in a checkout and installed)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    dirs = config["tool"]["setuptools"]["package-dir"]
     named = {pattern for patterns in PACKAGE_DATA.values() for pattern in patterns}
     for package, patterns in config["tool"]["setuptools"]["package-data"].items():
         for pattern in patterns:
-            assert f"{dirs[package]}/{pattern}" in named, (package, pattern)
+            assert f"{package}/{pattern}" in named, (package, pattern)
 
 
 @pytest.mark.slow
