@@ -197,7 +197,8 @@ def check_installed_code() -> None:
     code it was set up with (``rucola.tool_record``); elsewhere, one ``stat``."""
     if not Path(".rucola/tool.json").is_file():
         return
-    from rucola.tool_record import check_tool, code_root
+    from rucola.import_graph import code_root
+    from rucola.tool_record import check_tool
 
     check_tool(Path.cwd(), code_root())
 

@@ -37,8 +37,9 @@ def init(
     ] = None,
 ) -> None:
     """Make FOLDER a corpus repository: git, DVC, corpus.yaml and the generated pipeline."""
-    from rucola import corpus_repo, tool_record
+    from rucola import corpus_repo
     from rucola.errors import RucolaError
+    from rucola.import_graph import code_root
 
     if (preset is None) == (language is None and name is None):
         raise RucolaError(
@@ -55,9 +56,7 @@ def init(
         title = name
     app = ctx.find_root().command
     data = corpus_repo.sample_files() if preset == "sample" else None
-    written = corpus_repo.init(
-        folder, overlay, title, app, tool_record.code_root(), _fingerprints, data
-    )
+    written = corpus_repo.init(folder, overlay, title, app, code_root(), _fingerprints, data)
     out.print(
         f"init: {folder}: a corpus repository ({len(written)} files written); next: put the"
         f" inputs under data/raw/ and `dvc add` them, then `dvc repro` (see {folder}/README.md)",
@@ -68,11 +67,12 @@ def init(
 @commands.command()
 def upgrade(ctx: typer.Context) -> None:
     """Rewrite the generated files for the installed rucola; say which stages will rerun."""
-    from rucola import corpus_repo, tool_record
+    from rucola import corpus_repo
+    from rucola.import_graph import code_root
 
     root = Path.cwd()
     app = ctx.find_root().command
-    done = corpus_repo.upgrade(root, app, tool_record.code_root(), _fingerprints)
+    done = corpus_repo.upgrade(root, app, code_root(), _fingerprints)
     if not done.written:
         out.print("upgrade: up to date, nothing written", markup=False)
         return

@@ -26,7 +26,8 @@ REPLACEMENTS = [
     ),
     (
         "    deps: [pyproject.toml, rucola, corpus, annotation, generation, validation, release,"
-        " curation]\n",
+        " curation,\n      data/sample]  # every folder pyproject maps into the package (the"
+        " sample: rucola.sample)\n",
         "    deps: [.rucola/tool.json]  # the installed rucola's code, recorded\n",
     ),
 ]
