@@ -276,6 +276,10 @@ def own_files(name: str) -> dict[str, str]:
     return {
         README: readme_text(name),
         RAW_README: (TEMPLATE_DIR / "raw_README.md").read_text(encoding="utf-8"),
+        # keeps reports/generate/ in git, which merge_candidates depends on
+        "reports/generate/README.md": (TEMPLATE_DIR / "generate_README.md").read_text(
+            encoding="utf-8"
+        ),
     }
 
 
@@ -376,9 +380,15 @@ def upgrade(
     return Upgrade(written, [p for p in written if p.startswith("reports/code/")])
 
 
+FINGERPRINT_STAGE = "fingerprint_code"
+
+
 def stages_to_rerun(root: Path) -> list[str]:
-    """The stages ``dvc repro`` will run now, and every stage downstream of them, in
-    DVC's order; every stage where the repository has never been built."""
+    """The stages ``dvc repro`` will run now (their dependencies, params or outputs changed:
+    DVC's own status), and the stages downstream of them, in the pipeline's order; every
+    stage where the repository has never been built. Not downstream of the fingerprint
+    stage: it writes again the fingerprints the upgrade wrote, and a stage whose own
+    fingerprint is unchanged does not run."""
     from dvc.repo import Repo
 
     with Repo(str(root)) as repo:
@@ -386,7 +396,7 @@ def stages_to_rerun(root: Path) -> list[str]:
         graph = repo.index.graph  # an edge runs from a stage to one it depends on
         order = [stage for stage in repo.index.stages if stage in graph]
         chosen = [stage for stage in order if stage.addressing in changed]
-        queue = list(chosen)
+        queue = [stage for stage in chosen if stage.addressing != FINGERPRINT_STAGE]
         while queue:
             for dependent in graph.predecessors(queue.pop()):
                 if dependent not in chosen:

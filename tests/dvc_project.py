@@ -46,6 +46,18 @@ def copy_project(target: Path, root: Path = ROOT) -> Path:
     return target
 
 
+def installed_copy(target: Path, root: Path = ROOT) -> Path:
+    """The package laid out as a wheel installs it (``target/rucola/corpus/...``, no
+    ``pyproject.toml``), without building one: each folder pyproject maps, copied to its
+    place. On ``PYTHONPATH``, an editable install of the package as installed."""
+    from rucola.import_graph import package_dirs
+
+    for package, folder in package_dirs(root).items():
+        place = target.joinpath(*package.split("."))
+        shutil.copytree(folder, place, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
 def run(*args: str, cwd: Path, columns: int | None = None) -> subprocess.CompletedProcess[str]:
     """A command in ``cwd`` with this interpreter's venv first on PATH (its ``dvc`` and
     ``rucola``); ``columns`` sets the terminal width DVC's tables are drawn for."""

@@ -1,6 +1,7 @@
-"""Build a preset of a published corpus in a real DVC repository (the CoLA and ItaCoLA
-preset tests): the published files go into ``data/raw/<name>/`` (``dvc add``), the preset
-becomes ``params.yaml``, and ``dvc repro`` runs the whole pipeline, as a maintainer would."""
+"""Build a preset of a published corpus in a corpus repository of its own (the CoLA and
+ItaCoLA preset tests), as a maintainer would (issue 46): ``rucola init DIR --preset NAME``
+lays it out from the installed package, the published files go into ``data/raw/<name>/``
+(``dvc add``), and ``dvc repro`` runs the whole pipeline with the installed ``rucola``."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-from dvc_project import copy_project
 
 # The maintainer's secret for hashing annotator ids (a release with votes needs one).
 ANNOTATOR_KEY = "preset-test-key-0123456789abcdef"
@@ -29,15 +28,14 @@ def sh(*args: str, cwd: Path) -> str:
 
 
 def build_preset(root: Path, preset: str, raw: str, files: list[Path]) -> Path:
-    """``root`` holding the project, ``files`` in ``data/raw/<raw>`` and ``preset`` built."""
-    copy_project(root)
+    """``root`` a corpus repository of ``preset`` (``rucola init``), ``files`` in
+    ``data/raw/<raw>``, built."""
+    sh("rucola", "init", str(root), "--preset", Path(preset).stem, cwd=root.parent)
     folder = root / "data/raw" / raw
     folder.mkdir(parents=True)
     for path in files:
         shutil.copy2(path, folder / path.name)
-    sh("git", "init", "-q", cwd=root)
     sh("dvc", "add", "-q", f"data/raw/{raw}", cwd=root)
-    shutil.copy2(root / "configs" / preset, root / "params.yaml")
     sh("dvc", "repro", cwd=root)
     return root
 

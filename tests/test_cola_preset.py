@@ -1,4 +1,5 @@
-"""CoLA (English) from its public raw files with ``configs/cola.yaml`` (needs
+"""CoLA (English) from its public raw files, in a corpus repository made by ``rucola init
+--preset cola`` (needs
 RUCOLA_SHARED_DATA): every published row is kept or set aside with a reason, the kept
 ones keep their published split and CoLA's label, the card is CoLA's, in English, and
 ``load_dataset`` loads a release with no test split."""

@@ -1,4 +1,5 @@
-"""ItaCoLA (Italian) as published with ``configs/itacola.yaml`` (needs RUCOLA_SHARED_DATA):
+"""ItaCoLA (Italian) as published, in a corpus repository made by ``rucola init --preset
+itacola`` (needs RUCOLA_SHARED_DATA):
 its rows keep their published ids, splits and labels (each difference set aside with its
 reason), its Cyrillic look-alikes are repaired, its non-expert votes join its rows with
 the majority equal to ``PlayersAcceptability``, and a human evaluation scores them
@@ -6,11 +7,18 @@ against the expert labels, test scores in the private report only."""
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pandas as pd
 import pytest
-from preset_build import build_preset, report
+from dvc_project import installed_copy
+from preset_build import ANNOTATOR_KEY, build_preset, report
 
 pytestmark = pytest.mark.slow
 
@@ -20,6 +28,16 @@ SPLITS = {"train": "train", "dev": "validation", "test": "test"}
 KEPT = 9721  # pinned before issue 42 taught the rules other scripts: no good row dropped
 # rows each artefact rule flagged before issue 42: no rule may flag more
 FLAGGED = {"editorial_bracket": 1}
+
+
+def run_in(
+    root: Path, env: dict[str, str], *args: str, ok: bool = True
+) -> subprocess.CompletedProcess[str]:
+    full = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}", **env)
+    result = subprocess.run(args, cwd=root, env=full, capture_output=True, text=True)
+    if ok:
+        assert result.returncode == 0, f"{' '.join(args)}\n{result.stdout}\n{result.stderr}"
+    return result
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +116,27 @@ def test_the_card_is_itacolas_in_italian(itacola):
     csv = root / "data/release/itacola_csv"
     assert not [p for p in csv.iterdir() if not p.name.startswith(".")]
     assert "sample_submission.csv" not in card and "_csv" not in card
+
+
+def test_an_upgrade_reruns_the_stage_whose_code_changed_and_nothing_else(itacola, tmp_path):
+    """Issue 46: the corpus repository depends on the installed tool's code. A change to
+    the release's code (its card template) in an editable copy of the package: every command
+    refuses to run it until ``rucola upgrade``, which says which stages will rerun; then
+    ``dvc repro`` runs exactly those, and the card carries the change."""
+    root, _, _ = itacola
+    corpus = tmp_path / "corpus"
+    shutil.copytree(root, corpus, symlinks=True)
+    site = installed_copy(tmp_path / "site")  # what a wheel lays out, edited in place
+    template = site / "rucola/release/templates/card.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\nUpgraded.\n", "utf-8")
+    env = {"PYTHONPATH": str(site), "RUCOLA_ANNOTATOR_KEY": ANNOTATOR_KEY}
+    refused = run_in(corpus, env, "rucola", "release", "build", ok=False)
+    assert refused.returncode == 1 and "run `rucola upgrade`" in refused.stderr
+    said = run_in(corpus, env, "rucola", "upgrade").stdout
+    assert "reports/code/release/build.json" in said
+    assert said.strip().endswith("will run 2 stages: fingerprint_code, release"), said
+    log = run_in(corpus, env, "dvc", "repro")
+    ran = re.findall(r"Running stage '([^']+)'", log.stdout + log.stderr)
+    assert ran == ["fingerprint_code", "release"], ran
+    assert (corpus / "data/release/itacola/README.md").read_text("utf-8").endswith("Upgraded.\n")
+    assert "Running stage" not in run_in(corpus, env, "dvc", "repro").stdout

@@ -79,4 +79,5 @@ def upgrade(ctx: typer.Context) -> None:
     out.print(f"upgrade: wrote {', '.join(done.written)}", markup=False)
     rerun = corpus_repo.stages_to_rerun(root)
     shown = ", ".join(rerun) if rerun else "none"
-    out.print(f"upgrade: `dvc repro` will run {len(rerun)} stages: {shown}", markup=False)
+    stages = "stage" if len(rerun) == 1 else "stages"
+    out.print(f"upgrade: `dvc repro` will run {len(rerun)} {stages}: {shown}", markup=False)

@@ -45,12 +45,25 @@ def corpus_pipeline(text: str) -> str:
     return text
 
 
-def generate(root: Path, check: bool = False) -> list[str]:
-    """Write (or, checking, name) the corpus template when it is stale."""
-    text = corpus_pipeline((root / SOURCE).read_text(encoding="utf-8"))
-    target = root / TARGET
-    if target.is_file() and target.read_text(encoding="utf-8") == text:
+# The README that keeps reports/generate/ in git, written from the corpus template that
+# `rucola init` writes too: one text for both kinds of repository.
+GENERATE_README = "reports/generate/README.md"
+GENERATE_TEMPLATE = "rucola/corpus_template/generate_README.md"
+
+
+def _stale(root: Path, target: str, text: str, check: bool) -> list[str]:
+    path = root / target
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
         return []
     if not check:
-        target.write_text(text, encoding="utf-8")
-    return [TARGET]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return [target]
+
+
+def generate(root: Path, check: bool = False) -> list[str]:
+    """Write (or, checking, name) the corpus template and the generation reports' README
+    when they are stale."""
+    pipeline = corpus_pipeline((root / SOURCE).read_text(encoding="utf-8"))
+    readme = (root / GENERATE_TEMPLATE).read_text(encoding="utf-8")
+    return _stale(root, TARGET, pipeline, check) + _stale(root, GENERATE_README, readme, check)

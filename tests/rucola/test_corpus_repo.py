@@ -85,6 +85,8 @@ def test_init_lays_out_a_corpus_repository_from_the_installed_package(corpus):
     files = tracked_or_untracked(corpus)
     assert not [f for f in files if f.endswith(".py")], files
     assert [f for f in files if f.startswith("data/")] == ["data/raw/README.md"]
+    readme = "reports/generate/README.md"  # the folder merge_candidates depends on
+    assert (corpus / readme).read_bytes() == (ROOT / readme).read_bytes()
 
 
 def test_data_raw_has_no_rule_that_hides_dvc_files(corpus):

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from dvc_project import ROOT
+from dvc_project import ROOT, installed_copy
 
 from rucola.cli import app
 from rucola.code_fingerprint import OUT_DIR, PACKAGE_DATA, commands, fingerprint, fingerprints
@@ -30,15 +30,6 @@ from rucola.import_graph import (
 
 # A key that names a file by its path (``corpus/extract.py``): never one in a record.
 PATH_KEY = re.compile(r"/.*\.py\b")
-
-
-def installed_copy(target: Path) -> Path:
-    """The package laid out as a wheel installs it (``target/rucola/corpus/...``, no
-    ``pyproject.toml``), without building one: each mapped folder copied to its place."""
-    for package, folder in package_dirs(ROOT).items():
-        place = target.joinpath(*package.split("."))
-        shutil.copytree(folder, place, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 def test_code_keys_are_module_names_and_package_data_keys_are_package_relative():
