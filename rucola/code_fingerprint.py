@@ -420,6 +420,21 @@ def render(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
+# Beside the fingerprints, the installed rucola's version: the release stage depends on it
+# (a release says which version built it), and no other stage does.
+VERSION_FILE = "version.json"
+
+
+def files(app: Any, code: Path) -> dict[str, str]:
+    """Every file under :data:`OUT_DIR` (name -> text) for the code under ``code``: each
+    command's fingerprint and :data:`VERSION_FILE`."""
+    from rucola.tool_record import version
+
+    wanted = {name: render(record) for name, record in fingerprints(app, code).items()}
+    wanted[VERSION_FILE] = render({"rucola": version()})
+    return wanted
+
+
 def stale(
     app: Any, root: Path, out_dir: Path = OUT_DIR, *, code: Path | None = None
 ) -> tuple[dict[str, str], list[str]]:
@@ -427,8 +442,7 @@ def stale(
     (relative to ``root``, the repository the stage runs in), for the code under ``code``
     (default ``root``, a checkout; :func:`rucola.import_graph.code_root` says which: a
     corpus repository fingerprints the installed package's code)."""
-    records = fingerprints(app, root if code is None else code)
-    wanted = {name: render(record) for name, record in records.items()}
+    wanted = files(app, root if code is None else code)
     folder = root / out_dir
     write = {
         name: text
@@ -447,6 +461,8 @@ def is_fingerprint(path: Path) -> bool:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return False
+    if path.name == VERSION_FILE and isinstance(record, dict) and set(record) == {"rucola"}:
+        return True
     return (
         isinstance(record, dict)
         and {"command", "code", "settings", "sha256"} <= set(record)

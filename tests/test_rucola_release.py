@@ -23,7 +23,6 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from audit_checks import assert_v1_audit
-from dvc_project import copy_project
 
 pytestmark = pytest.mark.slow
 
@@ -75,8 +74,19 @@ def git(root: Path, *args: str) -> None:
     sh("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, cwd=root)
 
 
+def overlay(root: Path, text: str) -> None:
+    """``corpus.yaml`` becomes ``text``, and ``rucola upgrade`` completes params.yaml."""
+    (root / "corpus.yaml").write_text(text, encoding="utf-8")
+    sh("rucola", "upgrade", cwd=root)
+
+
 def build(root: Path, config: str) -> float:
-    shutil.copy2(root / "configs" / config, root / "params.yaml")
+    """``dvc repro`` of the preset ``config`` (``rucola-v1.yaml``): its seconds."""
+    from rucola.corpus_repo import preset_overlay
+
+    text = preset_overlay(Path(config).stem)
+    if (root / "corpus.yaml").read_text(encoding="utf-8") != text:
+        overlay(root, text)
     start = time.perf_counter()
     sh("dvc", "repro", cwd=root)
     return time.perf_counter() - start
@@ -97,11 +107,11 @@ def project(tmp_path_factory, shared_data) -> Path:
     missing = [n for n in PUBLISHED if not (shared_data / "rucola" / n).is_file()]
     if missing:
         pytest.fail(f"RUCOLA_SHARED_DATA lacks rucola/{', rucola/'.join(missing)}")
-    root = copy_project(tmp_path_factory.mktemp("maintainer"))
+    root = tmp_path_factory.mktemp("maintainer") / "rucola-corpus"
+    sh("rucola", "init", str(root), "--preset", "rucola-v1", cwd=root.parent)
     (root / RAW).mkdir(parents=True)
     for name in [*PUBLISHED, "sample_submission.csv"]:
         shutil.copy2(shared_data / "rucola" / name, root / RAW / name)
-    sh("git", "init", "-q", cwd=root)
     sh("dvc", "add", "-q", str(RAW), cwd=root)
     assert (root / "data/raw/rucola_v1.dvc").is_file()
     git(root, "add", "-A")
@@ -249,9 +259,9 @@ def test_errata_on_v1_1_are_listed_with_their_reasons(project):
     # salted so that no hash git tracks can be tested against a guess of the errata
     sh("rucola", "salt", "data/raw/errata", cwd=project)
     sh("dvc", "add", "-q", "data/raw/errata", cwd=project)
-    params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
-    params["extract"]["errata"] = ["data/raw/errata"]
-    (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True))
+    mine = yaml.safe_load((project / "corpus.yaml").read_text(encoding="utf-8"))
+    mine["extract"]["errata"] = ["data/raw/errata"]
+    overlay(project, yaml.safe_dump(mine, allow_unicode=True, sort_keys=False))
     repro = sh("dvc", "repro", cwd=project)
     assert "Running stage 'extract'" not in repro.stdout + repro.stderr  # split onwards only
 

@@ -14,11 +14,11 @@ commands = typer.Typer()
 
 
 def _fingerprints(app: Any, root: Path) -> dict[str, str]:
-    """``reports/code/<name>`` -> text, for every command of ``app`` (read from ``root``)."""
-    from rucola.code_fingerprint import OUT_DIR, fingerprints, render
+    """``reports/code/<name>`` -> text: every command's fingerprint (code read from
+    ``root``) and the version file."""
+    from rucola.code_fingerprint import OUT_DIR, files
 
-    found = fingerprints(app, root)
-    return {(OUT_DIR / name).as_posix(): render(record) for name, record in found.items()}
+    return {(OUT_DIR / name).as_posix(): text for name, text in files(app, root).items()}
 
 
 @commands.command()
