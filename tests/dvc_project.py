@@ -58,6 +58,32 @@ def installed_copy(target: Path, root: Path = ROOT) -> Path:
     return target
 
 
+def build_wheel(tmp_path: Path, root: Path = ROOT) -> Path:
+    """A wheel built from a copy of the sources (pyproject, README and every folder its
+    package-dir maps), as a user's ``pip wheel`` builds it; its path."""
+    from rucola.import_graph import package_dirs
+
+    project = tmp_path / "project"
+    project.mkdir()
+    folders = {p.relative_to(root).as_posix() for p in package_dirs(root).values()}
+    for name in ["pyproject.toml", "README.md", *sorted(folders)]:
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, project / name)
+    pip = ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, *pip, str(project), "-w", str(dist)],
+        check=True,
+        cwd=tmp_path,
+        capture_output=True,
+    )
+    (wheel,) = dist.glob("rucola-*.whl")
+    return wheel
+
+
 def run(*args: str, cwd: Path, columns: int | None = None) -> subprocess.CompletedProcess[str]:
     """A command in ``cwd`` with this interpreter's venv first on PATH (its ``dvc`` and
     ``rucola``); ``columns`` sets the terminal width DVC's tables are drawn for."""

@@ -9,40 +9,22 @@ offline Data Docs' vendored scripts beside ``rucola/validation/``.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from dvc_project import build_wheel
 
 from rucola.import_graph import package_dirs
 
 ROOT = Path(__file__).resolve().parents[1]
 # The folders pyproject's package-dir maps into rucola (corpus/, curation/, ...).
 FOLDERS = sorted({path.relative_to(ROOT).as_posix() for path in package_dirs().values()})
-SOURCES = ["pyproject.toml", "README.md", *FOLDERS]
 
 
 @pytest.mark.slow
 def test_wheel_exposes_only_rucola(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, project / name)
-    pip = ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-    subprocess.run(
-        [sys.executable, *pip, str(project), "-w", str(tmp_path / "dist")],
-        check=True,
-        cwd=tmp_path,
-        capture_output=True,
-    )
-    (wheel,) = (tmp_path / "dist").glob("rucola-*.whl")
+    wheel = build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
     assert top == {"rucola", next(t for t in top if t.endswith(".dist-info"))}

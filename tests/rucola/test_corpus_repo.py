@@ -221,3 +221,14 @@ def test_presets_are_the_shipped_overlays():
     text = corpus_repo.preset_overlay("rucola-v1")
     data = yaml.safe_load(text)
     assert "include" not in data and data["corpus"]["name"] == "rucola"
+
+
+@pytest.mark.parametrize("preset", corpus_repo.presets())
+def test_every_preset_completes_to_this_repositorys_values(preset, tmp_path):
+    """One design for both kinds of repository (issue 46, item 4): a corpus repository's
+    params.yaml, from the preset's overlay as ``rucola init`` writes it, holds the values of
+    this repository's completed preset (compared by value: DVC rewrites the file)."""
+    (tmp_path / "corpus.yaml").write_text(corpus_repo.preset_overlay(preset), "utf-8")
+    completed = yaml.safe_load(corpus_repo.completed_params(tmp_path))
+    here = ROOT / ("params.yaml" if preset == "sample" else f"configs/{preset}.yaml")
+    assert completed == values(here)

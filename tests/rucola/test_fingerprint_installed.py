@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from dvc_project import ROOT, installed_copy
+from dvc_project import ROOT, build_wheel, installed_copy
 
 from rucola.cli import app
 from rucola.code_fingerprint import (
@@ -82,24 +82,6 @@ def test_the_code_root_is_a_checkout_run_in_else_the_running_package(tmp_path: P
     assert code_root(checkout) == checkout
 
 
-def _wheel(tmp_path: Path) -> Path:
-    """A wheel built from a copy of the sources, as tests/test_package.py builds one."""
-    project = tmp_path / "project"
-    project.mkdir()
-    folders = {p.relative_to(ROOT).as_posix() for p in package_dirs(ROOT).values()}
-    for name in ["pyproject.toml", "README.md", *sorted(folders)]:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, project / name)
-    pip = ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-    dist = tmp_path / "dist"
-    subprocess.run([sys.executable, *pip, str(project), "-w", str(dist)], check=True, cwd=tmp_path)
-    (wheel,) = dist.glob("rucola-*.whl")
-    return wheel
-
-
 @pytest.mark.slow
 def test_a_corpus_repository_with_the_wheel_writes_the_committed_records(tmp_path: Path):
     """``rucola fingerprint`` in a folder with no ``pyproject.toml``, the wheel installed
@@ -107,7 +89,7 @@ def test_a_corpus_repository_with_the_wheel_writes_the_committed_records(tmp_pat
     checkout's committed file, byte for byte, and names modules, never paths."""
     site = tmp_path / "site"
     install = ["-m", "pip", "install", "-q", "--no-deps", "--target", str(site)]
-    subprocess.run([sys.executable, *install, str(_wheel(tmp_path))], check=True)
+    subprocess.run([sys.executable, *install, str(build_wheel(tmp_path))], check=True)
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "200"}
@@ -132,3 +114,21 @@ def test_a_corpus_repository_with_the_wheel_writes_the_committed_records(tmp_pat
         assert not [k for k in [*record["code"], *record["settings"]] if PATH_KEY.search(k)]
     assert python("-m", "rucola", "fingerprint", "--check").returncode == 0
     assert not (corpus / "pyproject.toml").exists()
+    # and `rucola init` works from the wheel alone: the presets, the templates and the
+    # sample are package data (issue 46, item 5)
+    made = tmp_path / "made"
+    result = subprocess.run(
+        [sys.executable, "-m", "rucola", "init", str(made), "--preset", "sample"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    for name in ("corpus.yaml", "params.yaml", "dvc.yaml", ".rucola/tool.json"):
+        assert (made / name).is_file(), name
+    assert (made / "data/sample/README.md").read_bytes() == (
+        ROOT / "data/sample/README.md"
+    ).read_bytes()
+    for name in (n for n in committed if n.endswith(".json")):
+        assert (made / name).read_bytes() == (ROOT / name).read_bytes(), name
