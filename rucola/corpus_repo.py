@@ -9,14 +9,16 @@ generated from the installed package:
 
 - ``dvc.yaml``: this repository's pipeline, every stage calling the installed ``rucola``;
   only the ``fingerprint_code`` stage differs, depending on ``.rucola/tool.json`` (the
-  installed code, recorded) rather than on source folders the corpus does not have;
+  installed code, recorded) rather than on source folders the corpus does not have (its
+  template, ``corpus_template/dvc.yaml.template``, is derived from this repository's by
+  ``python -m rucola.dev generate``);
 - ``params.yaml``: ``corpus.yaml`` completed over the schema's defaults
   (``rucola.completion``), every key present because DVC interpolates and tracks keys;
 - ``reports/code/``: the installed package's per-command code fingerprints, which the
   stages depend on (``rucola.code_fingerprint``);
 - ``.rucola/tool.json``: the installed version and the hash of its whole code. Every
   command run in the repository compares it with the installed package first
-  (:func:`check_tool`) and refuses to run another version's code ("run `rucola upgrade`");
+  (:mod:`rucola.tool_record`) and refuses to run other code ("run `rucola upgrade`");
 - ``.rucola/generated.json``: the hash of each generated file as it was written, so that
   ``rucola upgrade`` never overwrites a file the maintainer edited by hand (an xattr
   would not survive a clone; a committed record does). ``params.yaml`` is recorded by its
@@ -28,7 +30,6 @@ clean, and an upgrade reruns exactly the stages whose code fingerprints it chang
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from typing import Any
 
 import yaml
 
+from rucola.code_fingerprint import sha256
 from rucola.errors import RucolaError
 from rucola.tool_record import TOOL, code_record, version
 from rucola.tool_record import render as render_tool
@@ -64,12 +66,6 @@ def presets() -> list[str]:
     that build a corpus (``rucola.yaml`` is RuCoLA's identity, included by others)."""
     names = sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
     return [name for name in names if name != "rucola"]
-
-
-def sha256(data: bytes | str) -> str:
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.sha256(data).hexdigest()
 
 
 # --- the overlay ----------------------------------------------------------------------
