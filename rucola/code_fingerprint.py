@@ -495,11 +495,13 @@ def write(
 
 
 def package_hash(root: Path) -> str:
-    """One hash of the whole package read from ``root``: every module's code (by module
-    name) and every package data file. ``.rucola/tool.json`` records it, and every command
-    run in a corpus repository compares it with the installed package's
-    (``rucola.corpus_repo.check_tool``); cheap (each file hashed once per content)."""
+    """One hash of the whole package read from ``root``: every module (by module name) and
+    every package data file, byte for byte. ``.rucola/tool.json`` records it, and every
+    command run in a corpus repository compares it with the installed package's
+    (``rucola.tool_record``), so it must be cheap: raw bytes, not :func:`file_hash`'s
+    comment-free code, which tokenizes every file (0.8 s against a few milliseconds)."""
     known = graph.modules(root)
-    code = {name: file_hash(module.path) for name, module in sorted(known.items())}
-    data = {name: file_hash(path) for name, path in package_data(set(PACKAGE_DATA), root).items()}
-    return sha256(json.dumps({"code": code, "data": data}, sort_keys=True))
+    code = {name: sha256(module.path.read_bytes()) for name, module in sorted(known.items())}
+    data = package_data(set(PACKAGE_DATA), root)
+    files = {name: sha256(path.read_bytes()) for name, path in data.items()}
+    return sha256(json.dumps({"code": code, "data": files}, sort_keys=True))
