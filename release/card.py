@@ -37,11 +37,11 @@ import pandas as pd
 import yaml
 
 from rucola.corpus import schema
+from rucola.package_version import version
 from rucola.registry import LANGUAGES
 from rucola.release.layout import SplitFile
 from rucola.release.manifest import COMPAT_PREFIX
 from rucola.release.votes import ENV_VARIABLE, ID_LENGTH, KEY_PARAM, VOTES_CONFIG
-from rucola.tool_record import version
 
 if TYPE_CHECKING:
     from rucola.settings import Params

@@ -67,15 +67,8 @@ SHARED_SETTINGS = frozenset(
 # package-data lists them for the wheel; a test proves every package-data pattern is named
 # here, so a new template cannot be forgotten.
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
-    # the presets `rucola init --preset` copies, the corpus repository's templates, and
-    # the embedded sample (package rucola.sample) the sample preset reads
-    "rucola.corpus_repo": (
-        "rucola/presets/*.yaml",
-        "rucola/corpus_template/*",
-        "rucola.sample/*.md",
-        "rucola.sample/*/*.*",
-        "rucola.sample/*/*/*.*",
-    ),
+    # the presets `rucola init --preset` copies, and the corpus repository's templates
+    "rucola.corpus_repo": ("rucola/presets/*.yaml", "rucola/corpus_template/*"),
     "rucola.release.card": ("rucola.release/templates/*",),
     # the offline Data Docs' bootstrap-table, copied beside the pages
     "rucola.validation.offline_docs": (
@@ -83,6 +76,14 @@ PACKAGE_DATA: dict[str, tuple[str, ...]] = {
         "rucola.validation/vendor/bootstrap-table/LICENSE",
         "rucola.validation/vendor/bootstrap-table/extensions/filter-control/*",
     ),
+}
+# Package data no command's code is: the embedded sample (package ``rucola.sample``, this
+# repository's ``data/sample/``), which ``rucola init --preset sample`` copies into a corpus
+# repository. A stage reads it as an input, tracked by the trackers like any other, so it is
+# in no fingerprint (an edited sample sheet reruns its tracker and its reader, not every
+# stage); it is in the installed package's hash (:func:`package_hash`).
+INPUT_DATA: dict[str, tuple[str, ...]] = {
+    "rucola.corpus_repo": ("rucola.sample/*.md", "rucola.sample/*/*.*", "rucola.sample/*/*/*.*"),
 }
 # Set by ``stage_command`` on the function it registers: the params keys it hands the
 # function (its section, and the key of the file it reads).
@@ -177,13 +178,15 @@ def code_modules(
     )
 
 
-def package_data(names: set[str], root: Path) -> dict[str, Path]:
+def package_data(
+    names: set[str], root: Path, patterns: dict[str, tuple[str, ...]] = PACKAGE_DATA
+) -> dict[str, Path]:
     """The package data the modules ``names`` read (:data:`PACKAGE_DATA`): each file's
     package-relative name (``rucola.release/templates/card.md.j2``, the same in a checkout
     and installed) -> its path under ``root``."""
     files: dict[str, Path] = {}
     for name in sorted(names):
-        for pattern in PACKAGE_DATA.get(name, ()):
+        for pattern in patterns.get(name, ()):
             package, _, relative = pattern.partition("/")
             folder = graph.package_folder(package, root)
             found = sorted(glob.glob(relative, root_dir=folder))
@@ -428,7 +431,7 @@ VERSION_FILE = "version.json"
 def files(app: Any, code: Path) -> dict[str, str]:
     """Every file under :data:`OUT_DIR` (name -> text) for the code under ``code``: each
     command's fingerprint and :data:`VERSION_FILE`."""
-    from rucola.tool_record import version
+    from rucola.package_version import version
 
     wanted = {name: render(record) for name, record in fingerprints(app, code).items()}
     wanted[VERSION_FILE] = render({"rucola": version()})
@@ -502,6 +505,6 @@ def package_hash(root: Path) -> str:
     comment-free code, which tokenizes every file (0.8 s against a few milliseconds)."""
     known = graph.modules(root)
     code = {name: sha256(module.path.read_bytes()) for name, module in sorted(known.items())}
-    data = package_data(set(PACKAGE_DATA), root)
+    data = package_data(set(PACKAGE_DATA), root) | package_data(set(INPUT_DATA), root, INPUT_DATA)
     files = {name: sha256(path.read_bytes()) for name, path in data.items()}
     return sha256(json.dumps({"code": code, "data": files}, sort_keys=True))

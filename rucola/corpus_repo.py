@@ -43,7 +43,8 @@ import yaml
 
 from rucola.code_fingerprint import sha256
 from rucola.errors import RucolaError
-from rucola.tool_record import TOOL, code_record, version
+from rucola.package_version import version
+from rucola.tool_record import TOOL, code_record
 from rucola.tool_record import render as render_tool
 
 PACKAGE = Path(__file__).resolve().parent

@@ -19,20 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from rucola.errors import RucolaError
+from rucola.package_version import version
 
 TOOL = Path(".rucola") / "tool.json"
 PACKAGE = Path(__file__).resolve().parent  # the running rucola package's folder
-
-
-def version() -> str:
-    """The installed package's version (``0+unknown``: a checkout never installed)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        return installed("rucola")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def code_record(code_root: Path) -> dict[str, Any]:

@@ -104,7 +104,11 @@ def test_the_fingerprint_stage_depends_on_every_code_folder():
     from rucola.import_graph import package_dirs
 
     deps = {p for p, _ in entries(stage_bodies()[FINGERPRINT_STAGE], "deps")}
-    folders = {p.relative_to(ROOT).as_posix() for p in package_dirs().values()}
+    # every folder of code; not the sample (rucola.sample: data only), an input the
+    # trackers fingerprint, whose edit reruns its tracker and reader, not this stage
+    folders = {
+        p.relative_to(ROOT).as_posix() for p in package_dirs().values() if any(p.rglob("*.py"))
+    }
     assert folders | {"pyproject.toml"} == deps
     assert "__pycache__" in (ROOT / ".dvcignore").read_text(encoding="utf-8").split()
     ((out, flags),) = entries(stage_bodies()[FINGERPRINT_STAGE], "outs")

@@ -26,8 +26,7 @@ REPLACEMENTS = [
     ),
     (
         "    deps: [pyproject.toml, rucola, corpus, annotation, generation, validation, release,"
-        " curation,\n      data/sample]  # every folder pyproject maps into the package (the"
-        " sample: rucola.sample)\n",
+        " curation]\n",
         "    deps: [.rucola/tool.json]  # the installed rucola's code, recorded\n",
     ),
 ]

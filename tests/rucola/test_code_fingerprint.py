@@ -14,6 +14,7 @@ from dvc_project import ROOT, ran, sh
 
 from rucola.cli import app
 from rucola.code_fingerprint import (
+    INPUT_DATA,
     OUT_DIR,
     PACKAGE_DATA,
     commands,
@@ -114,7 +115,12 @@ def test_every_package_data_pattern_has_its_reader():
     time; each pattern must be covered by the fingerprint of the commands that read it
     (named by its package: the same pattern in a checkout and installed)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    named = {pattern for patterns in PACKAGE_DATA.values() for pattern in patterns}
+    named = {
+        pattern
+        for table in (PACKAGE_DATA, INPUT_DATA)  # INPUT_DATA: the sample, an input
+        for patterns in table.values()
+        for pattern in patterns
+    }
     for package, patterns in config["tool"]["setuptools"]["package-data"].items():
         for pattern in patterns:
             assert f"{package}/{pattern}" in named, (package, pattern)

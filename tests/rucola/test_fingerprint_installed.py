@@ -19,6 +19,7 @@ from dvc_project import ROOT, build_wheel, installed_copy
 
 from rucola.cli import app
 from rucola.code_fingerprint import (
+    INPUT_DATA,
     OUT_DIR,
     PACKAGE_DATA,
     VERSION_FILE,
@@ -53,7 +54,7 @@ def test_code_keys_are_module_names_and_package_data_keys_are_package_relative()
 
 
 def test_every_package_data_pattern_names_a_package():
-    for patterns in PACKAGE_DATA.values():
+    for patterns in [*PACKAGE_DATA.values(), *INPUT_DATA.values()]:
         for pattern in patterns:
             package, _, glob = pattern.partition("/")
             assert glob and package_folder(package, ROOT).is_dir(), pattern
