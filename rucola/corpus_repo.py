@@ -177,14 +177,21 @@ def read_record(root: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in files.items()}
 
 
-def hand_edited(root: Path, record: dict[str, str]) -> list[str]:
-    """The generated files whose content differs from what was recorded when written."""
+def hand_edited(
+    root: Path, record: dict[str, str], wanted: dict[str, str] | None = None
+) -> list[str]:
+    """The generated files whose content differs from what was recorded when written and
+    from what rucola would write now (``wanted``): a file an upgrade killed before its
+    record was written holds the new content, and the next upgrade takes it."""
     edited = []
     for relative, recorded in sorted(record.items()):
         path = root / relative
         if not path.is_file():
             continue  # removed: written again
-        if _content_hash(relative, path.read_text(encoding="utf-8")) != recorded:
+        text = path.read_text(encoding="utf-8")
+        if (wanted or {}).get(relative) == text:
+            continue
+        if _content_hash(relative, text) != recorded:
             edited.append(relative)
     return edited
 
@@ -201,7 +208,7 @@ def write_layout(root: Path, layout: Layout, record: dict[str, str]) -> list[str
         ``params.yaml`` leaves no ledger entry of rucola's; :func:`hand_edited` has
         compared every recorded file already)."""
         return lambda path: (
-            relative in record and not hand_edited(root, {relative: record[relative]})
+            relative in record and not hand_edited(root, {relative: record[relative]}, layout.files)
         )
 
     changed = []
@@ -365,14 +372,14 @@ def upgrade(
         raise RucolaError(
             f"no {GENERATED.as_posix()}: not a corpus repository made by `rucola init`", root
         )
-    edited = hand_edited(root, record)
+    layout = generated_layout(root, app, code_root, fingerprints)
+    edited = hand_edited(root, record, layout.files)
     if edited:
         raise RucolaError(
             f"edited by hand since rucola wrote them: {', '.join(edited)}",
             root,
             hint=f"put the change into {OVERLAY} (or `git checkout` the files), then upgrade",
         )
-    layout = generated_layout(root, app, code_root, fingerprints)
     written = write_layout(root, layout, record)
     return Upgrade(written, [p for p in written if p.startswith("reports/code/")])
 

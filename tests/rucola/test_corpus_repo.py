@@ -232,3 +232,19 @@ def test_every_preset_completes_to_this_repositorys_values(preset, tmp_path):
     completed = yaml.safe_load(corpus_repo.completed_params(tmp_path))
     here = ROOT / ("params.yaml" if preset == "sample" else f"configs/{preset}.yaml")
     assert completed == values(here)
+
+
+def test_an_upgrade_killed_before_its_record_is_taken_up_by_the_next(run_cli, corpus):
+    """A killed upgrade that wrote params.yaml but not .rucola/generated.json: the file
+    holds what rucola writes now, which is no hand edit, and the next upgrade finishes."""
+    overlay = corpus / "corpus.yaml"
+    overlay.write_text(
+        overlay.read_text(encoding="utf-8") + "filter: {min_tokens: 6}\n", encoding="utf-8"
+    )
+    record = (corpus / ".rucola/generated.json").read_bytes()
+    (corpus / "params.yaml").write_text(corpus_repo.completed_params(corpus), "utf-8")
+    code, stdout, stderr = run_cli("upgrade", cwd=corpus)
+    assert code == 0, stderr
+    assert values(corpus / "params.yaml")["filter"]["min_tokens"] == 6
+    assert (corpus / ".rucola/generated.json").read_bytes() != record
+    assert run_cli("upgrade", cwd=corpus)[1].strip() == "upgrade: up to date, nothing written"
