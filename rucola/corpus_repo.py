@@ -34,7 +34,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -142,25 +141,17 @@ def _content_hash(relative: str, text: str) -> str:
     return params_values_hash(text) if relative == PARAMS else sha256(text)
 
 
-@dataclass
-class Layout:
-    """What a repository's generated files should hold now: relative path -> text."""
+def generated_files(root: Path, app: Any, code_root: Path) -> dict[str, str]:
+    """Every generated file (path -> text): ``dvc.yaml``, ``params.yaml``,
+    ``reports/code/`` (each command's fingerprint of the code under ``code_root``, and the
+    version) and ``.rucola/tool.json``."""
+    from rucola.code_fingerprint import OUT_DIR, files
 
-    files: dict[str, str]
-
-    def hashes(self) -> dict[str, str]:
-        return {path: _content_hash(path, text) for path, text in sorted(self.files.items())}
-
-
-def generated_layout(
-    root: Path, app: Any, code_root: Path, fingerprints: Callable[..., dict[str, str]]
-) -> Layout:
-    """Every generated file: ``dvc.yaml``, ``params.yaml``, ``reports/code/*.json`` and
-    ``.rucola/tool.json``."""
-    files = {PIPELINE: pipeline_text(), PARAMS: completed_params(root)}
-    files.update(fingerprints(app, code_root))
-    files[TOOL.as_posix()] = render_tool(code_record(code_root))
-    return Layout(files)
+    wanted = {PIPELINE: pipeline_text(), PARAMS: completed_params(root)}
+    for name, text in files(app, code_root).items():
+        wanted[(OUT_DIR / name).as_posix()] = text
+    wanted[TOOL.as_posix()] = render_tool(code_record(code_root))
+    return wanted
 
 
 def read_record(root: Path) -> dict[str, str]:
@@ -196,8 +187,8 @@ def hand_edited(
     return edited
 
 
-def write_layout(root: Path, layout: Layout, record: dict[str, str]) -> list[str]:
-    """Write every file of ``layout`` whose content changed (a file left as it is keeps its
+def write_generated(root: Path, wanted: dict[str, str], record: dict[str, str]) -> list[str]:
+    """Write every file of ``wanted`` whose content changed (a file left as it is keeps its
     mtime, so DVC hashes nothing again), remove recorded fingerprints the installed code no
     longer has, then the record; the files written or removed."""
     from rucola.io import atomic_path
@@ -208,11 +199,11 @@ def write_layout(root: Path, layout: Layout, record: dict[str, str]) -> list[str
         ``params.yaml`` leaves no ledger entry of rucola's; :func:`hand_edited` has
         compared every recorded file already)."""
         return lambda path: (
-            relative in record and not hand_edited(root, {relative: record[relative]}, layout.files)
+            relative in record and not hand_edited(root, {relative: record[relative]}, wanted)
         )
 
     changed = []
-    for relative, text in sorted(layout.files.items()):
+    for relative, text in sorted(wanted.items()):
         path = root / relative
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             continue
@@ -220,12 +211,12 @@ def write_layout(root: Path, layout: Layout, record: dict[str, str]) -> list[str
         with atomic_path(path, claim=recorded(relative)) as tmp:
             tmp.write_text(text, encoding="utf-8")
         changed.append(relative)
-    for relative in sorted(set(record) - set(layout.files)):
+    for relative in sorted(set(record) - set(wanted)):
         path = root / relative
         if path.is_file():
             remove(path, claim=recorded(relative))
             changed.append(relative)
-    hashes = layout.hashes()
+    hashes = {path: _content_hash(path, text) for path, text in sorted(wanted.items())}
     text = json.dumps({"files": hashes, "rucola": version()}, indent=2, sort_keys=True) + "\n"
     with atomic_path(root / GENERATED, claim=lambda path: bool(record)) as tmp:
         tmp.write_text(text, encoding="utf-8")
@@ -257,17 +248,13 @@ def _gitignore_block() -> str:
     return (TEMPLATE_DIR / "gitignore").read_text(encoding="utf-8")
 
 
-def sample_dir() -> Path:
-    """The embedded sample the package ships (``rucola.sample``: site-packages/rucola/sample
-    for a wheel, ``data/sample/`` of the checkout for an editable install)."""
-    installed = PACKAGE / "sample"
-    return installed if installed.is_dir() else PACKAGE.parent / SAMPLE
-
-
 def sample_files() -> dict[str, bytes]:
     """``data/sample/...`` -> bytes: the sample preset's inputs, written with its overlay so
     that ``rucola init demo --preset sample && cd demo && dvc repro`` builds."""
-    folder = sample_dir()
+    from rucola.import_graph import package_folder
+
+    # site-packages/rucola/sample for a wheel, data/sample/ for an editable install
+    folder = package_folder("rucola.sample", PACKAGE.parent)
     return {
         f"{SAMPLE}/{path.relative_to(folder).as_posix()}": path.read_bytes()
         for path in sorted(folder.rglob("*"))
@@ -293,7 +280,6 @@ def init(
     name: str,
     app: Any,
     code_root: Path,
-    fingerprints: Callable[..., dict[str, str]],
     data: dict[str, bytes] | None = None,
 ) -> list[str]:
     """Make ``root`` a corpus repository: git and DVC (each only where missing), the
@@ -349,39 +335,31 @@ def init(
     for relative, content in data.items():
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_bytes(content)
-    layout = generated_layout(root, app, code_root, fingerprints)
-    return [*wanted, *data, *write_layout(root, layout, record)]
+    generated = generated_files(root, app, code_root)
+    return [*wanted, *data, *write_generated(root, generated, record)]
 
 
 # --- rucola upgrade ---------------------------------------------------------------------
 
 
-@dataclass
-class Upgrade:
-    written: list[str]
-    fingerprints: list[str]  # the code fingerprints the upgrade changed
-
-
-def upgrade(
-    root: Path, app: Any, code_root: Path, fingerprints: Callable[..., dict[str, str]]
-) -> Upgrade:
+def upgrade(root: Path, app: Any, code_root: Path) -> list[str]:
     """Rewrite the generated files for the installed version, keeping ``corpus.yaml``;
-    refuses, writing nothing, when a generated file was edited by hand."""
+    refuses, writing nothing, when a generated file was edited by hand. The files
+    written."""
     record = read_record(root)
     if not record:
         raise RucolaError(
             f"no {GENERATED.as_posix()}: not a corpus repository made by `rucola init`", root
         )
-    layout = generated_layout(root, app, code_root, fingerprints)
-    edited = hand_edited(root, record, layout.files)
+    wanted = generated_files(root, app, code_root)
+    edited = hand_edited(root, record, wanted)
     if edited:
         raise RucolaError(
             f"edited by hand since rucola wrote them: {', '.join(edited)}",
             root,
             hint=f"put the change into {OVERLAY} (or `git checkout` the files), then upgrade",
         )
-    written = write_layout(root, layout, record)
-    return Upgrade(written, [p for p in written if p.startswith("reports/code/")])
+    return write_generated(root, wanted, record)
 
 
 FINGERPRINT_STAGE = "fingerprint_code"

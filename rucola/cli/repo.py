@@ -4,21 +4,13 @@ tool's (``rucola.corpus_repo``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from rucola.cli.common import out
 
 commands = typer.Typer()
-
-
-def _fingerprints(app: Any, root: Path) -> dict[str, str]:
-    """``reports/code/<name>`` -> text: every command's fingerprint (code read from
-    ``root``) and the version file."""
-    from rucola.code_fingerprint import OUT_DIR, files
-
-    return {(OUT_DIR / name).as_posix(): text for name, text in files(app, root).items()}
 
 
 @commands.command()
@@ -56,7 +48,7 @@ def init(
         title = name
     app = ctx.find_root().command
     data = corpus_repo.sample_files() if preset == "sample" else None
-    written = corpus_repo.init(folder, overlay, title, app, code_root(), _fingerprints, data)
+    written = corpus_repo.init(folder, overlay, title, app, code_root(), data)
     out.print(
         f"init: {folder}: a corpus repository ({len(written)} files written); next: put the"
         f" inputs under data/raw/ and `dvc add` them, then `dvc repro` (see {folder}/README.md)",
@@ -72,11 +64,11 @@ def upgrade(ctx: typer.Context) -> None:
 
     root = Path.cwd()
     app = ctx.find_root().command
-    done = corpus_repo.upgrade(root, app, code_root(), _fingerprints)
-    if not done.written:
+    written = corpus_repo.upgrade(root, app, code_root())
+    if not written:
         out.print("upgrade: up to date, nothing written", markup=False)
         return
-    out.print(f"upgrade: wrote {', '.join(done.written)}", markup=False)
+    out.print(f"upgrade: wrote {', '.join(written)}", markup=False)
     rerun = corpus_repo.stages_to_rerun(root)
     shown = ", ".join(rerun) if rerun else "none"
     stages = "stage" if len(rerun) == 1 else "stages"

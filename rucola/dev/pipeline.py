@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rucola.dev.params import _stale
 from rucola.errors import RucolaError
 
 SOURCE = "dvc.yaml"
@@ -50,19 +51,10 @@ GENERATE_README = "reports/generate/README.md"
 GENERATE_TEMPLATE = "rucola/corpus_template/generate_README.md"
 
 
-def _stale(root: Path, target: str, text: str, check: bool) -> list[str]:
-    path = root / target
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
-        return []
-    if not check:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return [target]
-
-
 def generate(root: Path, check: bool = False) -> list[str]:
     """Write (or, checking, name) the corpus template and the generation reports' README
     when they are stale."""
     pipeline = corpus_pipeline((root / SOURCE).read_text(encoding="utf-8"))
     readme = (root / GENERATE_TEMPLATE).read_text(encoding="utf-8")
-    return _stale(root, TARGET, pipeline, check) + _stale(root, GENERATE_README, readme, check)
+    wanted = {TARGET: pipeline, GENERATE_README: readme}
+    return [target for target, text in wanted.items() if _stale(root / target, text, check)]
