@@ -12,9 +12,10 @@ A *family* is the params key that names the inputs (``extract.sources``,
 ``annotate.stage1``, ...). ``track_index`` writes ``reports/inputs/<family>/_params.json``
 (what params name, in order) for every family and removes fingerprints params no longer
 name, so a family's folder exists, and holds exactly what the current params name, even
-when its list is empty. ``generate.generators`` is a second level: per generator, the
-fingerprints and settings of the sources that generator reads (none when it is disabled),
-so ``generate@NAME`` reruns only when its own sources change.
+when its list is empty. ``generate.generators`` is a second level, one stage for all
+generators (``track_generators``): per generator, a file of the fingerprints and settings
+of the sources that generator reads (none when it is disabled), so ``generate@NAME``
+reruns only when its own sources or settings change.
 
 The fingerprints are git-tracked (DVC outputs with ``cache: false``), so a version of the
 corpus also records which input bytes built it.
@@ -253,20 +254,13 @@ def track(params: Params, family: str, path: str | Path, name: str | None = None
     return target
 
 
-def track_generator(params: Params, name: str) -> Path:
-    """``reports/inputs/generate.generators/NAME.json``: the settings and fingerprints of
-    the sources one generator reads (nothing when it is disabled)."""
-    generators = params.generate.generators
-    if name not in generators:
-        raise params_error(
-            f"no generator '{name}' in generate.generators",
-            hint=f"defined: {', '.join(sorted(generators)) or 'none'}",
-        )
-    generator = generators[name]
-    enabled = generator.enabled
+def _generator_record(params: Params, name: str) -> dict[str, Any]:
+    """What ``generate@NAME`` reads: its settings' sources (none when it is disabled),
+    each with its settings and its input's fingerprint (``track_source``'s file)."""
+    generator = params.generate.generators[name]
     known = params.generate.sources
     sources: dict[str, Any] = {}
-    for source_id in generator.sources if enabled else []:
+    for source_id in generator.sources if generator.enabled else []:
         if source_id not in known:
             raise params_error(
                 f"generator '{name}': no source '{source_id}' in generate.sources",
@@ -289,16 +283,31 @@ def track_generator(params: Params, name: str) -> Path:
                 if k in data or k != "keyed"  # a salted folder's: its one keyed hash
             },
         }
-    record = {"family": GENERATORS, "name": name, "enabled": enabled, "sources": sources}
-    target = _target(GENERATORS, name)
-    write_json(record, target)
-    return target
+    return {"family": GENERATORS, "name": name, "enabled": generator.enabled, "sources": sources}
+
+
+def track_generators(params: Params) -> list[str]:
+    """``reports/inputs/generate.generators/``: per generator, one file of the settings
+    and fingerprints of the sources it reads, and the folder's ``_params.json``; removes
+    the files of generators params no longer define. One stage for every generator: a
+    file whose bytes stay the same leaves its ``generate@NAME`` alone. Returns the names."""
+    generators = sorted(params.generate.generators)
+    for name in generators:
+        check_name(name, f"{GENERATORS}[{name!r}]")
+    records = {name: _generator_record(params, name) for name in generators}  # all checked
+    for name, record in records.items():
+        write_json(record, _target(GENERATORS, name))
+    write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
+    prune(GENERATORS, generators)
+    return generators
 
 
 def track_index(params: Params) -> dict[str, list[str]]:
     """Write every family's ``_params.json`` and remove the fingerprints params no longer
     name; returns the names per family."""
     every = {family: named(params, family) for family in FAMILIES}  # all checked first
+    for name in params.generate.generators:  # names a folder: generate@NAME's work folder
+        check_name(name, f"{GENERATORS}[{name!r}]")
     result: dict[str, list[str]] = {}
     for family, entries in every.items():
         names = [n for n, _ in entries]
@@ -308,12 +317,6 @@ def track_index(params: Params) -> dict[str, list[str]]:
         )
         prune(family, names)
         result[family] = names
-    generators = sorted(params.generate.generators)
-    for name in generators:
-        check_name(name, f"{GENERATORS}[{name!r}]")
-    write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
-    prune(GENERATORS, generators)
-    result[GENERATORS] = generators
     # merge_candidates depends on the folder of every generator's candidates; with no
     # generator at all (rebuilding a published release) it is empty, but it must exist.
     out_dir = inside_repository(params.generate.out_dir, "generate.out_dir")
@@ -328,7 +331,6 @@ def track_index(params: Params) -> dict[str, list[str]]:
 FOREACH_STAGES = {
     "track_extract": "extract.sources",
     "track_source": SOURCES,
-    "track_generator": GENERATORS,
     "track_frequency": "filter.frequency.path",
     "track_pin": "split.pin",
     "track_errata": "extract.errata",

@@ -31,15 +31,13 @@ def track(
     out.print(f"track: {path} -> {target}", markup=False)
 
 
-@commands.command("track-generator")
-def track_generator(
-    name: Annotated[str, typer.Argument(help="generator name under generate.generators")],
-    params_file: ParamsOption = None,
-) -> None:
-    """Fingerprint the sources one generator reads (reports/inputs/generate.generators/)."""
-    from rucola.track import track_generator as run
+@commands.command("track-generators")
+def track_generators(params_file: ParamsOption = None) -> None:
+    """Fingerprint the sources each generator reads (reports/inputs/generate.generators/)."""
+    from rucola.track import track_generators as run
 
-    out.print(f"track-generator: {name} -> {run(read_settings(params_file), name)}", markup=False)
+    names = run(read_settings(params_file))
+    out.print(f"track-generators: {', '.join(names) or 'none'}", markup=False)
 
 
 @commands.command("track-index")

@@ -80,7 +80,7 @@ def test_a_bad_generator_name_is_refused_and_touches_nothing(run_cli, repo, name
     write_params(repo, generation_params(generator=name))
     # the deletion hazard: a folder where the work folder of '../../..' would be
     (repo / ".cache/rucola/generation").mkdir(parents=True)
-    for args in (["generate", name], ["track-index"], ["track-generator", name], ["split"]):
+    for args in (["generate", name], ["track-index"], ["track-generators"], ["split"]):
         assert_untouched(run_cli, repo, args, "generate.generators")
 
 

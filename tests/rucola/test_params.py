@@ -435,11 +435,11 @@ def test_split_ratios_are_checked_by_the_schema():
 # against params.yaml whatever --params named: every such message names the file loaded.
 def test_a_key_checked_after_loading_names_the_file_given(run_cli, tmp_path):
     (tmp_path / FILE).write_text(identity_yaml("corpus:\n  language: it\n"), encoding="utf-8")
-    code, stdout, stderr = run_cli("track-generator", "nope", "--params", FILE, cwd=tmp_path)
+    code, stdout, stderr = run_cli("generate", "nope", "--params", FILE, cwd=tmp_path)
     assert_one_line(code, stdout + stderr, FILE, "no generator 'nope' in generate.generators")
     # the next command, without --params, names params.yaml again: nothing carries over
     write_identity(tmp_path)
-    code, stdout, stderr = run_cli("track-generator", "nope", cwd=tmp_path)
+    code, stdout, stderr = run_cli("generate", "nope", cwd=tmp_path)
     assert_one_line(code, stdout + stderr, "params.yaml", "no generator 'nope'")
 
 

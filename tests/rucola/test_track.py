@@ -93,3 +93,57 @@ def test_a_tracker_command_loads_no_table_library():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == [], done.stdout
+
+
+def test_one_generator_tracker_changes_only_the_file_of_the_generator_that_changed(
+    tmp_path: Path, monkeypatch
+):
+    """``track_generators`` (issue 44: one stage for every generator, not one each) writes
+    a file per generator; ``generate@NAME`` depends on its own (and on its own params), so
+    disabling one generator or editing a source only some read must leave every other
+    file's bytes as they were, and a generator params drop loses its file."""
+    import shutil
+
+    from rucola.params import load_settings
+    from rucola.track import ROOT, track, track_generators
+
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "data/sample", tmp_path / "data/sample")
+    shutil.copy(root / "params.yaml", tmp_path / "params.yaml")
+    monkeypatch.chdir(tmp_path)
+    raw = yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))
+
+    def run(data: dict) -> dict[str, bytes]:
+        Path("params.yaml").write_text(yaml.safe_dump(data, allow_unicode=True))
+        params = load_settings()
+        for source_id, source in params.generate.sources.items():
+            track(params, "generate.sources", source.path, source_id)
+        names = track_generators(params)
+        folder = ROOT / "generate.generators"
+        assert sorted(p.name for p in folder.iterdir()) == sorted(
+            [f"{n}.json" for n in names] + ["_params.json"]
+        )
+        return {n: (folder / f"{n}.json").read_bytes() for n in names}
+
+    before = run(raw)
+    generators = raw["generate"]["generators"]
+    assert len(before) == len(generators) > 1
+    changed = next(n for n, g in generators.items() if g.get("enabled", True))
+    generators[changed]["enabled"] = False
+    assert [n for n, b in run(raw).items() if before[n] != b] == [changed]
+    generators[changed]["enabled"] = True
+    after = run(raw)
+    assert after == before
+
+    # a source only some generators read: only theirs change
+    wiki = raw["generate"]["sources"]["SampleWiki"]["path"]
+    Path(wiki).write_text(Path(wiki).read_text(encoding="utf-8") + "Ещё одна строка.\n")
+    readers = sorted(
+        n for n, g in generators.items() if g.get("enabled", True) and "SampleWiki" in g["sources"]
+    )
+    assert readers and len(readers) < len(generators)
+    edited = run(raw)
+    assert sorted(n for n in after if after[n] != edited[n]) == readers
+
+    del generators[changed]
+    assert set(run(raw)) == set(before) - {changed}
