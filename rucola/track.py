@@ -1,4 +1,6 @@
-"""Fingerprints of the inputs that params name, so that DVC tracks them.
+"""Fingerprints of the inputs that params name, so that DVC tracks them: the index of
+what params name, and the generators' tracker (one input's fingerprint, what each tracker
+stage runs, is ``rucola.track_input``).
 
 DVC cannot take a stage's list of dependencies from params (iterative/dvc#8171: a list
 cannot be interpolated into ``deps``), but it can generate one stage per item of a params
@@ -10,12 +12,14 @@ then changes, which reruns exactly the stages that read the input.
 
 A *family* is the params key that names the inputs (``extract.sources``,
 ``annotate.stage1``, ...). ``track_index`` writes ``reports/inputs/<family>/_params.json``
-(what params name, in order) for every family and removes fingerprints params no longer
-name, so a family's folder exists, and holds exactly what the current params name, even
-when its list is empty. ``generate.generators`` is a second level, one stage for all
-generators (``track_generators``): per generator, a file of the fingerprints and settings
-of the sources that generator reads (none when it is disabled), so ``generate@NAME``
-reruns only when its own sources or settings change.
+(what params name, in order, checked by the schema) for every family and removes
+fingerprints params no longer name, so a family's folder exists, and holds exactly what
+the current params name, even when its list is empty; each tracker depends on its
+family's index and reads its input there, never params (``rucola.track_input``).
+``generate.generators`` is a second level, one stage for all generators
+(``track_generators``): per generator, a file of the fingerprints and settings of the
+sources that generator reads (none when it is disabled), so ``generate@NAME`` reruns only
+when its own sources or settings change.
 
 The fingerprints are git-tracked (DVC outputs with ``cache: false``), so a version of the
 corpus also records which input bytes built it.
@@ -23,9 +27,7 @@ corpus also records which input bytes built it.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -33,16 +35,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from rucola.errors import RucolaError, params_error
-from rucola.io import file_sha256, write_json
-from rucola.names import check_name, child, inside_repository
+from rucola.io import write_json
+from rucola.names import check_name, inside_repository
 from rucola.ownership import in_scratch, is_owned_file, remove, remove_empty_folder
-from rucola.salt import is_salted, keyed, read_salt, salted_ancestor
 from rucola.settings import GenerationSource, Params
-
-ROOT = Path("reports/inputs")
-INDEX = "_params.json"
-GENERATORS = "generate.generators"
-SOURCES = "generate.sources"
+from rucola.track_input import GENERATORS, INDEX, ROOT, SOURCES, fingerprint_file
 
 # The params keys whose values name inputs: a path, a list of paths (or of {path: ...}
 # entries), or for generate.sources a mapping id -> {path: ...}; each with how it is read,
@@ -60,9 +57,6 @@ FAMILIES: dict[str, Callable[[Params], Any]] = {
     "annotate.votes": lambda params: params.annotate.votes,
     "audit.likely_label_error.model": lambda params: params.audit.likely_label_error.model,
 }
-# The families whose inputs are always private (errata may name hidden test rows and say
-# what they hide): only a salted folder is taken (``rucola-salt``).
-PRIVATE = {"extract.errata"}
 
 
 def _entries(value: Any, family: str) -> list[tuple[str, str]]:
@@ -90,99 +84,13 @@ def named(params: Params, family: str) -> list[tuple[str, str]]:
     return _entries(FAMILIES[family](params), family)
 
 
-def check_not_inside_salted(path: Path) -> None:
-    """A path below a salted folder is no input: DVC would record its own, unsalted hash."""
-    inside = salted_ancestor(path)
-    if inside is not None:
-        raise RucolaError(
-            f"lies inside the salted folder {inside.as_posix()}",
-            path,
-            hint=f"name the folder {inside.as_posix()} itself, so that DVC records its "
-            "salted hash and not this path's own",
-        )
-
-
-def fingerprint(path: str | Path) -> dict[str, Any]:
-    """Content of a file, or of a folder's files (relative names, sha256, size; sorted,
-    hidden files and folders skipped). A salted folder (``rucola-salt``) is private: its
-    fingerprint is one HMAC under its salt, no file's hash or size; a path inside one is
-    refused, since DVC would record that path's own hash, unsalted."""
-    path = Path(path)
-    check_not_inside_salted(path)
-    content = _plain_fingerprint(path)
-    if path.is_dir() and is_salted(path):
-        text = json.dumps(content, sort_keys=True)
-        return {"kind": "salted_folder", "keyed": keyed(read_salt(path), text)}
-    return content
-
-
-def _plain_fingerprint(path: Path) -> dict[str, Any]:
-    if path.is_file():
-        return {"kind": "file", "sha256": file_sha256(path), "size": path.stat().st_size}
-    if not path.is_dir():
-        raise RucolaError("no such file or folder", path)
-    files = []
-    for folder, dirs, names in os.walk(path, followlinks=True):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(n for n in names if not n.startswith(".")):
-            file = Path(folder) / name
-            if file.is_file():
-                files.append(_file_entry(file, file.relative_to(path).as_posix()))
-    files.sort(key=lambda f: f["name"])
-    return {"kind": "folder", **_combined(files)}
-
-
-PAIR_SUFFIXES = ((".rus", ".eng"), (".ru", ".en"))
-
-
-def _pair_files(path: str) -> list[Path]:
-    """Both sides of a line-aligned pair source (``X.rus`` + ``X.eng``, ``X.ru`` + ``X.en``)."""
-    pure = Path(path)
-    suffixes = {s for pair in PAIR_SUFFIXES for s in pair}
-    stem = pure.with_suffix("") if pure.suffix.lower() in suffixes else pure
-    for pair in PAIR_SUFFIXES:
-        files = [Path(f"{stem}{suffix}") for suffix in pair]
-        if any(f.is_file() for f in files):
-            return [f for f in files if f.is_file()]
-    return [pure]
-
-
 def _is_pairs(settings: GenerationSource, path: str) -> bool:
+    """Whether a generation source is read as a pair of line-aligned files (the tracker
+    then fingerprints both sides): its ``format``, else its extension."""
     if settings.format:
         return settings.format == "pairs"
     suffix = Path(path).suffix.lower()
     return suffix in {".rus", ".eng", ".ru", ".en"} or not suffix
-
-
-def _files_fingerprint(files: list[Path]) -> dict[str, Any]:
-    """Several files read as one input (both sides of a pair)."""
-    entries = []
-    for file in files:
-        check_not_inside_salted(file)
-        if not file.is_file():
-            raise RucolaError("no such file", file)
-        entries.append(_file_entry(file, file.as_posix()))
-    return {"kind": "files", **_combined(entries)}
-
-
-def _file_entry(file: Path, name: str) -> dict[str, Any]:
-    return {"name": name, "sha256": file_sha256(file), "size": file.stat().st_size}
-
-
-def _combined(files: list[dict[str, Any]]) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    for f in files:
-        digest.update(f"{f['name']}\0{f['sha256']}\0{f['size']}\n".encode())
-    return {"sha256": digest.hexdigest(), "size": sum(f["size"] for f in files), "files": files}
-
-
-def _target(family: str, name: str) -> Path:
-    """Where a fingerprint goes: named by the input's path (already checked to lie inside
-    the repository), or by its id for generators and generation sources, which must be a
-    plain name (``rucola.names``)."""
-    if family in (SOURCES, GENERATORS):
-        return child(ROOT / family, name, ".json", f"{family}[{name!r}]")
-    return ROOT / family / f"{name}.json"
 
 
 def prune(family: str, keep: Iterable[str], root: Path = ROOT) -> list[Path]:
@@ -220,40 +128,6 @@ def prune(family: str, keep: Iterable[str], root: Path = ROOT) -> list[Path]:
     return removed
 
 
-def track(params: Params, family: str, path: str | Path, name: str | None = None) -> Path:
-    """Write the fingerprint of one input ``family`` names (``track_index`` prunes the
-    family's stale ones)."""
-    normal = inside_repository(path, family)
-    entries = named(params, family)
-    wanted = name if name is not None else normal
-    if (wanted, normal) not in entries:
-        shown = ", ".join(p if n == p else f"{n}: {p}" for n, p in entries) or "nothing"
-        raise RucolaError(
-            f"{family} in params does not name {wanted if name else normal!r}",
-            normal,
-            hint=f"it names {shown}",
-        )
-    if wanted == INDEX[: -len(".json")]:
-        raise RucolaError(f"{wanted!r} is reserved for the index of {family}", normal)
-    check_not_inside_salted(Path(normal))
-    if family in PRIVATE and not is_salted(normal):
-        raise RucolaError(
-            f"{family} names private files (they may say what hidden test rows are), and "
-            "this is no salted folder: its hash in dvc.lock could be tested against a guess",
-            normal,
-            hint="keep them in a folder, run `rucola salt FOLDER`, `dvc add FOLDER` and "
-            f"name the folder in {family}",
-        )
-    if family == SOURCES and _is_pairs(params.generate.sources[wanted], normal):
-        content = _files_fingerprint(_pair_files(normal))  # the reader reads both sides
-    else:
-        content = fingerprint(normal)
-    record = {"family": family, "name": wanted, "path": normal, **content}
-    target = _target(family, wanted)
-    write_json(record, target)
-    return target
-
-
 def _generator_record(params: Params, name: str) -> dict[str, Any]:
     """What ``generate@NAME`` reads: its settings' sources (none when it is disabled),
     each with its settings and its input's fingerprint (``track_source``'s file)."""
@@ -266,7 +140,7 @@ def _generator_record(params: Params, name: str) -> dict[str, Any]:
                 f"generator '{name}': no source '{source_id}' in generate.sources",
                 hint=f"defined: {', '.join(sorted(known)) or 'none'}",
             )
-        file = _target(SOURCES, str(source_id))
+        file = fingerprint_file(SOURCES, str(source_id))
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
@@ -296,7 +170,7 @@ def track_generators(params: Params) -> list[str]:
         check_name(name, f"{GENERATORS}[{name!r}]")
     records = {name: _generator_record(params, name) for name in generators}  # all checked
     for name, record in records.items():
-        write_json(record, _target(GENERATORS, name))
+        write_json(record, fingerprint_file(GENERATORS, name))
     write_json({"family": GENERATORS, "generators": generators}, ROOT / GENERATORS / INDEX)
     prune(GENERATORS, generators)
     return generators
@@ -311,10 +185,11 @@ def track_index(params: Params) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {}
     for family, entries in every.items():
         names = [n for n, _ in entries]
-        write_json(
-            {"family": family, "inputs": [{"name": n, "path": p} for n, p in entries]},
-            ROOT / family / INDEX,
-        )
+        inputs: list[dict[str, Any]] = [{"name": n, "path": p} for n, p in entries]
+        if family == SOURCES:  # how the reader reads it, which its tracker must know
+            for item in inputs:
+                item["pairs"] = _is_pairs(params.generate.sources[item["name"]], item["path"])
+        write_json({"family": family, "inputs": inputs}, ROOT / family / INDEX)
         prune(family, names)
         result[family] = names
     # merge_candidates depends on the folder of every generator's candidates; with no

@@ -369,15 +369,22 @@ def test_track_refuses_inputs_outside_the_repository(project: Path, path: str):
 
 def test_track_fingerprints_both_sides_of_a_pair(tmp_path: Path, monkeypatch):
     from rucola.settings import Params
-    from rucola.track import track
+    from rucola.track import track_index
+    from rucola.track_input import track
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data").mkdir()
     (tmp_path / "data/pair.rus").write_text("Привет.\n", encoding="utf-8")
     (tmp_path / "data/pair.eng").write_text("Hello.\n", encoding="utf-8")
     params = Params.model_validate({"generate": {"sources": {"Pair": {"path": "data/pair.rus"}}}})
-    record = json.loads(track(params, "generate.sources", "data/pair.rus", "Pair").read_text())
+    track_index(params)  # the index says the source is read as a pair
+    record = json.loads(track("generate.sources", "data/pair.rus", "Pair").read_text())
     assert [f["name"] for f in record["files"]] == ["data/pair.rus", "data/pair.eng"]
     (tmp_path / "data/pair.eng").write_text("Hi.\n", encoding="utf-8")
-    again = json.loads(track(params, "generate.sources", "data/pair.rus", "Pair").read_text())
+    again = json.loads(track("generate.sources", "data/pair.rus", "Pair").read_text())
     assert again["sha256"] != record["sha256"]
+    # read as plain text (its format in params): one side only
+    text = {"path": "data/pair.rus", "format": "text"}
+    track_index(Params.model_validate({"generate": {"sources": {"Pair": text}}}))
+    plain = json.loads(track("generate.sources", "data/pair.rus", "Pair").read_text())
+    assert plain["kind"] == "file" and "files" not in plain

@@ -1,4 +1,5 @@
-"""Commands of the tracker stages: input fingerprints for DVC (see ``rucola.track``)."""
+"""Commands of the tracker stages: input fingerprints for DVC (see ``rucola.track`` and
+``rucola.track_input``)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,12 @@ def track(
         str | None,
         typer.Option("--as", help="fingerprint name (the source id for generate.sources)"),
     ] = None,
-    params_file: ParamsOption = None,
 ) -> None:
-    """Fingerprint one params-named input for DVC (reports/inputs/FAMILY/PATH.json)."""
-    from rucola.track import track as run
+    """Fingerprint one params-named input for DVC (reports/inputs/FAMILY/PATH.json). It
+    reads what params name from the family's index, which `rucola track-index` writes."""
+    from rucola.track_input import track as run
 
-    target = run(read_settings(params_file), family, path, name)
+    target = run(family, path, name)
     out.print(f"track: {path} -> {target}", markup=False)
 
 

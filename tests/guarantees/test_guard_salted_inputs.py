@@ -28,11 +28,15 @@ from identity import with_identity
 ERRATA = "split,domain,id,field,new,reason\ntrain,in_domain,1,label,1,reported by a user\n"
 
 
-def project(root: Path, errata: list[str]) -> Path:
+def project(root: Path, errata: list[str], run_cli) -> Path:
+    """Errata under ``data/raw/errata``, params naming ``errata``, and the index of what
+    params name that the tracker reads (``rucola track-index``, as ``dvc repro`` runs it)."""
     (root / "data/raw/errata").mkdir(parents=True)
     (root / "data/raw/errata/v1.1.csv").write_text(ERRATA, encoding="utf-8")
     params = {"extract": {"errata": errata}}
     (root / "params.yaml").write_text(yaml.safe_dump(with_identity(params)), encoding="utf-8")
+    code, _, err = run_cli("track-index", cwd=root)
+    assert code == 0, err
     return root
 
 
@@ -94,7 +98,7 @@ def test_salt_refuses_a_rule_that_hides_the_dvc_files_and_writes_nothing(run_cli
 
 def test_a_salt_git_tracks_is_refused_wherever_it_is_read_or_written(run_cli, tmp_path):
     """Force-added, the salt is public: nothing may be fingerprinted under it."""
-    root = project(tmp_path, ["data/raw/errata"])
+    root = project(tmp_path, ["data/raw/errata"], run_cli)
     git(root, "init", "-q")
     assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
     git(root, "add", "-f", "data/raw/errata/rucola-salt")
@@ -110,7 +114,7 @@ def test_a_salt_git_tracks_is_refused_wherever_it_is_read_or_written(run_cli, tm
 
 
 def test_a_salt_hard_linked_to_a_tracked_file_is_refused(run_cli, tmp_path):
-    root = project(tmp_path, ["data/raw/errata"])
+    root = project(tmp_path, ["data/raw/errata"], run_cli)
     git(root, "init", "-q")
     (root / "public.bin").write_bytes(b"k" * 64)
     git(root, "add", "public.bin")
@@ -123,7 +127,7 @@ def test_a_salt_hard_linked_to_a_tracked_file_is_refused(run_cli, tmp_path):
 
 
 def test_errata_outside_a_salted_folder_are_refused(run_cli, tmp_path):
-    root = project(tmp_path, ["data/raw/errata"])
+    root = project(tmp_path, ["data/raw/errata"], run_cli)
     before = snapshot(root)
     code, _, err = run_cli("track", "extract.errata", "data/raw/errata", cwd=root)
     assert code == 1
@@ -132,7 +136,7 @@ def test_errata_outside_a_salted_folder_are_refused(run_cli, tmp_path):
 
 
 def test_a_file_inside_a_salted_folder_is_refused(run_cli, tmp_path):
-    root = project(tmp_path, ["data/raw/errata/v1.1.csv"])
+    root = project(tmp_path, ["data/raw/errata/v1.1.csv"], run_cli)
     assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
     before = snapshot(root)
     code, _, err = run_cli("track", "extract.errata", "data/raw/errata/v1.1.csv", cwd=root)
@@ -142,7 +146,7 @@ def test_a_file_inside_a_salted_folder_is_refused(run_cli, tmp_path):
 
 
 def test_a_salted_folder_is_fingerprinted_by_one_keyed_hash(run_cli, tmp_path):
-    root = project(tmp_path, ["data/raw/errata"])
+    root = project(tmp_path, ["data/raw/errata"], run_cli)
     assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
     code, _, err = run_cli("track", "extract.errata", "data/raw/errata", cwd=root)
     assert code == 0, err
@@ -166,7 +170,7 @@ def test_a_salted_folder_is_fingerprinted_by_one_keyed_hash(run_cli, tmp_path):
 def test_the_brute_force_of_issue_32_has_nothing_to_work_on(run_cli, tmp_path):
     """Finding 2: an errata file from the fixed template of `audit import`, guessed right,
     matches no hash git would track: not the fingerprint, not the folder's DVC hash."""
-    root = project(tmp_path, ["data/raw/errata"])
+    root = project(tmp_path, ["data/raw/errata"], run_cli)
     assert run_cli("salt", "data/raw/errata", cwd=root)[0] == 0
     assert run_cli("track", "extract.errata", "data/raw/errata", cwd=root)[0] == 0
     tracked = (root / "reports/inputs/extract.errata/data/raw/errata.json").read_text()
@@ -215,6 +219,7 @@ def test_the_brute_force_script_finds_an_unsalted_errata_file_and_no_salted_one(
         yaml.safe_dump(with_identity({"extract": {"errata": ["errata"]}}))
     )
     assert run_cli("salt", "errata", cwd=root)[0] == 0
+    assert run_cli("track-index", cwd=root)[0] == 0
     assert run_cli("track", "extract.errata", "errata", cwd=root)[0] == 0
     subprocess.run(["git", "add", "reports"], cwd=root, check=True)
     clean = _guess_script(root)

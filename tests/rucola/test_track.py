@@ -105,7 +105,8 @@ def test_one_generator_tracker_changes_only_the_file_of_the_generator_that_chang
     import shutil
 
     from rucola.params import load_settings
-    from rucola.track import ROOT, track, track_generators
+    from rucola.track import ROOT, track_generators, track_index
+    from rucola.track_input import track
 
     root = Path(__file__).resolve().parents[2]
     shutil.copytree(root / "data/sample", tmp_path / "data/sample")
@@ -116,8 +117,9 @@ def test_one_generator_tracker_changes_only_the_file_of_the_generator_that_chang
     def run(data: dict) -> dict[str, bytes]:
         Path("params.yaml").write_text(yaml.safe_dump(data, allow_unicode=True))
         params = load_settings()
+        track_index(params)
         for source_id, source in params.generate.sources.items():
-            track(params, "generate.sources", source.path, source_id)
+            track("generate.sources", source.path, source_id)
         names = track_generators(params)
         folder = ROOT / "generate.generators"
         assert sorted(p.name for p in folder.iterdir()) == sorted(
@@ -147,3 +149,51 @@ def test_one_generator_tracker_changes_only_the_file_of_the_generator_that_chang
 
     del generators[changed]
     assert set(run(raw)) == set(before) - {changed}
+
+
+def test_a_tracker_loads_no_settings_and_knows_every_family():
+    """A tracker runs once per input (issue 44): it finds its input in the index
+    ``track_index`` wrote and loads neither pydantic nor the schema (about 0.3 s a run);
+    the families it takes are exactly those ``track_index`` reads from the settings."""
+    import subprocess
+    import sys
+
+    from rucola.track import FAMILIES
+    from rucola.track_input import FAMILY_NAMES
+
+    assert tuple(FAMILIES) == FAMILY_NAMES
+    code = (
+        "import sys\n"
+        "from rucola.cli import app\n"
+        "import rucola.cli.track, rucola.track_input\n"
+        "print(' '.join(m for m in ('pydantic', 'rucola.settings', 'rucola.params', 'yaml')"
+        " if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [], done.stdout
+
+
+def test_a_tracker_takes_only_what_the_index_names(tmp_path: Path, monkeypatch):
+    """The tracker's input must be in its family's index, which it needs: without one it
+    says to run ``rucola track-index``; with one, a path the index does not name is refused
+    and nothing is written."""
+    import pytest
+
+    from rucola.errors import RucolaError
+    from rucola.settings import Params
+    from rucola.track import track_index
+    from rucola.track_input import ROOT, track
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.tsv").write_text("x\n", encoding="utf-8")
+    (tmp_path / "b.tsv").write_text("y\n", encoding="utf-8")
+    with pytest.raises(RucolaError, match="no index of the inputs annotate.controls") as caught:
+        track("annotate.controls", "a.tsv")
+    assert "rucola track-index" in str(caught.value.hint)
+    track_index(Params.model_validate({"annotate": {"controls": ["a.tsv"]}}))
+    with pytest.raises(RucolaError, match="does not name 'b.tsv'"):
+        track("annotate.controls", "b.tsv")
+    assert not (ROOT / "annotate.controls/b.tsv.json").exists()
+    assert track("annotate.controls", "a.tsv") == ROOT / "annotate.controls/a.tsv.json"
+    with pytest.raises(RucolaError, match="unknown input family"):
+        track("annotate.nothing", "a.tsv")
