@@ -13,7 +13,7 @@ What a command's fingerprint covers:
 - **Code:** the import closure of the command's function (:func:`rucola.import_graph.closure`),
   without the other commands (``rucola/cli/__init__.py`` imports every command module to
   register it, and none of those runs), plus the package data its modules read
-  (:data:`PACKAGE_DATA`).
+  (:data:`PACKAGE_DATA`) and the program every command starts in (:data:`ENTRY`).
 - **Settings:** the settings section modules (``rucola/settings/corpus.py``...) are not
   taken whole: ``rucola/settings/__init__.py`` imports every one of them, so each stage
   would rerun for any key of any stage. A command covers the models it reads: its stage
@@ -150,6 +150,9 @@ def file_name(words: str) -> str:
 
 
 CLI_PACKAGE = "rucola.cli"
+# The program every command starts in (``[project.scripts]``): its own code, not what it
+# dispatches to (each command's closure reaches its own code), is in every fingerprint.
+ENTRY = "rucola.__main__"
 
 
 def _skip(root: Path, own: str) -> Callable[[str, str], bool]:
@@ -173,9 +176,10 @@ def code_modules(
     :data:`VARIANTS_ATTRIBUTE`)."""
     own = function.__module__
     skip = _skip(root, own)
-    return graph.closure(
+    closure = graph.closure(
         {own}, (own, function.__name__), root, lambda a, b: b in others or skip(a, b)
     )
+    return closure | {ENTRY}
 
 
 def package_data(

@@ -57,3 +57,15 @@ def check_tool(root: Path, code: Path) -> None:
             hint="run `rucola upgrade` (it rewrites the generated files and says which stages"
             " will rerun), then `dvc repro`",
         )
+
+
+def check_installed_code() -> None:
+    """In a corpus repository (``.rucola/tool.json``), refuse to run other code than the
+    code it was set up with (:func:`check_tool`); elsewhere, one ``stat``. Every command
+    but ``init`` and ``upgrade`` runs it first (``rucola.cli.common.BoundaryGroup``, and
+    the tracker's own start, ``rucola.track_input.main``)."""
+    if not Path(".rucola/tool.json").is_file():
+        return
+    from rucola.import_graph import code_root
+
+    check_tool(Path.cwd(), code_root())

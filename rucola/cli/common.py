@@ -19,10 +19,8 @@ into each stage's code deps in ``dvc.yaml``).
 
 from __future__ import annotations
 
-import errno
 import functools
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor
@@ -36,6 +34,7 @@ from rich.markup import escape
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from rucola.errors import RucolaError, reading_params, set_params_file
+from rucola.failure import failure_text
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -55,21 +54,6 @@ ParamsOption = Annotated[
 ]
 
 
-# What to do about an OSError, by errno: the failing disk or mount, not the data.
-_OS_HINTS = {
-    errno.ENOSPC: "the disk is full: free space or choose an output path on another disk",
-    errno.EDQUOT: "the disk quota is exhausted: free space or choose another output path",
-    errno.EROFS: "a read-only file system: choose an output path on a writable one",
-    errno.EACCES: "check the file's permissions, or choose another path",
-    errno.EPERM: "check the file's permissions, or choose another path",
-}
-# The params keys that size what a stage holds in memory at once.
-MEMORY_KEYS = (
-    "measure.batch_rows, generate.shard_size, generate.generators.<name>.max_batch_tokens, "
-    "filter.near_duplicates.num_perm"
-)
-
-
 def _fail(text: str) -> NoReturn:
     """``text`` as ``error:`` lines on stderr (one per problem: a params file's problems
     come all at once, see ``RucolaError.more``), then exit 1."""
@@ -79,61 +63,20 @@ def _fail(text: str) -> NoReturn:
     raise typer.Exit(1)
 
 
-def shown_path(path: str) -> str:
-    """``path`` as the user named it: the staged or temporary name a writer was using
-    (``.NAME.rucola-staged``, ``.NAME.XXXXXXXX.rucola-tmp``, see ``rucola.ownership``) is
-    shown as the output ``NAME`` it stands for."""
-    from rucola.ownership import STAGED, TEMPORARY
-
-    pattern = re.compile(
-        rf"\.\.?(?P<name>.+?)(?P<staged>\.{STAGED})?(?P<tmp>\.[A-Za-z0-9_]{{8}}\.{TEMPORARY})?"
-    )
-    parts = []
-    for part in Path(path).parts:
-        found = pattern.fullmatch(part)
-        named = found is not None and (found["staged"] or found["tmp"])
-        parts.append(found["name"] if named and found is not None else part)
-    return str(Path(*parts)) if parts else path
-
-
-def os_error_line(exc: OSError) -> str:
-    """An OSError as one line: the path (both, for a rename), what went wrong, a hint."""
-    # the system's words for a known errno: Arrow's message around them adds nothing
-    reason = os.strerror(exc.errno) if exc.errno else exc.strerror or type(exc).__name__
-    names = (exc.filename, exc.filename2)
-    paths = [shown_path(os.fsdecode(p)) for p in names if isinstance(p, str | bytes)]
-    text = f"{' -> '.join(paths)}: {reason}" if paths else reason
-    hint = _OS_HINTS.get(exc.errno) if exc.errno is not None else None
-    return f"{text} (hint: {hint})" if hint else text
-
-
 @contextmanager
 def error_boundary() -> Iterator[None]:
     """The one place a command's errors become a line on stderr and exit 1 (see the module
-    docstring); with ``--debug`` the exception and its traceback go through instead."""
+    docstring and ``rucola.failure``); with ``--debug`` the exception and its traceback go
+    through instead."""
     # the params file a command loads is named by its messages until it ends, then forgotten
     with reading_params():
         try:
             yield  # usage errors (exit 2) and typer.Exit are none of these: they pass on
-        except RucolaError as exc:
-            if state["debug"]:
+        except (RucolaError, MemoryError, BrokenExecutor, OSError) as exc:
+            text = failure_text(exc)
+            if state["debug"] or text is None:
                 raise
-            _fail(exc.format())
-        except MemoryError:
-            if state["debug"]:
-                raise
-            _fail(f"out of memory (hint: lower a size in params, such as {MEMORY_KEYS})")
-        except BrokenExecutor:  # a worker process killed (the OOM killer), not one that raised
-            if state["debug"]:
-                raise
-            _fail(
-                "a worker process was killed before it finished (often: the machine ran out of "
-                f"memory) (hint: lower filter.workers, or a size such as {MEMORY_KEYS})"
-            )
-        except OSError as exc:
-            if state["debug"] or exc.errno == errno.EPIPE:  # a closed pipe: click's to handle
-                raise
-            _fail(os_error_line(exc))
+            _fail(text)
 
 
 class PlainHelp:
@@ -184,23 +127,14 @@ class BoundaryGroup(HelpGroup):
             # the command's words and arguments, before the group hands them on
             words = [*getattr(ctx, "_protected_args", []), *ctx.args]
             if words and words[0] not in UNCHECKED and "--help" not in words:
+                from rucola.tool_record import check_installed_code
+
                 check_installed_code()
             return super().invoke(ctx)
 
 
 # The commands that may run whatever rucola is installed: the two that record it.
 UNCHECKED = frozenset({"init", "upgrade"})
-
-
-def check_installed_code() -> None:
-    """In a corpus repository (``.rucola/tool.json``), refuse to run other code than the
-    code it was set up with (``rucola.tool_record``); elsewhere, one ``stat``."""
-    if not Path(".rucola/tool.json").is_file():
-        return
-    from rucola.import_graph import code_root
-    from rucola.tool_record import check_tool
-
-    check_tool(Path.cwd(), code_root())
 
 
 def handles_errors(func: F) -> F:
