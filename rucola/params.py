@@ -166,7 +166,25 @@ def _expanded(node: yaml.Node, memo: dict[int, int]) -> int:
 
 
 def _parse(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
-    """The YAML node tree (for line numbers) and the data it holds."""
+    """The YAML node tree (for line numbers) and the data it holds. Composed by libyaml
+    where pyyaml has it (every command reads params: the pure-Python parser took 25 ms of
+    a tracker's start-up); a file it refuses, or whose aliases expand too far, is read
+    again by the pure-Python loader, whose messages (and first alias) the errors give."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        loader = fast(text)
+        try:
+            root = loader.get_single_node()
+            if root is None or _expanded(root, {}) <= MAX_VALUES:
+                return root, None if root is None else loader.construct_document(root)
+        except yaml.YAMLError:
+            pass  # the pure-Python loader says what is wrong, as the messages always did
+        finally:
+            loader.dispose()
+    return _parse_slowly(text, path)
+
+
+def _parse_slowly(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
