@@ -29,6 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rucola.tree_walk import names_none, naming_lines, statements
+
 # The folder holding the running ``rucola`` package: a checkout (editable install) or
 # site-packages (a wheel).
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,8 +198,7 @@ def _parsed(path: str, stamp: tuple[int, int]) -> tuple[str, ast.Module]:
 
 
 def _tree(name: str, root: Path) -> ast.Module:
-    """Module ``name``'s syntax tree (:func:`parsed`), for :func:`imports` and
-    :func:`registry_lookups`."""
+    """Module ``name``'s syntax tree (:func:`parsed`)."""
     return parsed(modules(root)[name].path)[1]
 
 
@@ -206,13 +207,30 @@ def _nodes(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
     on import, or in a class body); statement by statement, each walked breadth first
     (``ast.walk``: a recursive generator took a second per fingerprint run)."""
     for statement in tree.body:
-        function = None
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            function = statement.name
-        yield statement, function
-        for node in ast.walk(statement):
-            if node is not statement:
-                yield node, function
+        yield from _below(statement)
+
+
+def _below(statement: ast.stmt) -> Iterator[tuple[ast.AST, str | None]]:
+    """:func:`_nodes` of one top-level statement."""
+    function = _function(statement)
+    yield statement, function
+    for node in ast.walk(statement):
+        if node is not statement:
+            yield node, function
+
+
+def _function(statement: ast.stmt) -> str | None:
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+        return statement.name
+    return None
+
+
+def _statements(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
+    """:func:`_nodes`, statements only (:func:`rucola.tree_walk.statements`)."""
+    for statement in tree.body:
+        function = _function(statement)
+        for node in statements(statement):
+            yield node, function
 
 
 @cache
@@ -220,8 +238,12 @@ def imports(name: str, root: Path = ROOT) -> tuple[Import, ...]:
     """Every import of one of our modules in module ``name``, wherever it is written."""
     known = modules(root)
     module = known[name]
+    text, tree = parsed(module.path)
+    # import statements are statements; a package's ``pkgutil.iter_modules`` call is an
+    # expression: the whole tree is walked only where one may be written
+    every = module.is_package and naming_lines(text, ("iter_modules",)) != []
     found: list[Import] = []
-    for child, inner in _nodes(_tree(name, root)):
+    for child, inner in (_nodes if every else _statements)(tree):
         if isinstance(child, ast.Import):
             for alias in child.names:
                 if alias.name.split(".")[0] == TOP:
@@ -328,18 +350,24 @@ def registry_lookups(name: str, root: Path = ROOT) -> tuple[Import, ...]:
         return ()  # no import of the registry module: nothing to walk
     names = {
         alias.asname or alias.name: alias.name
-        for node in ast.walk(tree)
+        for node in statements(tree)
         if isinstance(node, ast.ImportFrom) and _base(module, node) == REGISTRY_MODULE
         for alias in node.names
         if alias.name in homes
     }
+    if not names:
+        return ()
     found: list[Import] = []
-    for child, inner in _nodes(tree) if names else ():
-        registry = _looked_up(child, names)
-        if registry is not None:
-            home = _target(homes[registry], root)
-            line = getattr(child, "lineno", None) or child.iter.lineno  # type: ignore[attr-defined]
-            found.append(Import(home, f"{registry} lookup", line, inner))
+    lines = naming_lines(text, names)
+    for statement in tree.body:
+        if names_none(statement, lines):
+            continue  # it names no registry: nothing to walk
+        for child, inner in _below(statement):
+            registry = _looked_up(child, names)
+            if registry is not None:
+                home = _target(homes[registry], root)
+                line = getattr(child, "lineno", None) or child.iter.lineno  # type: ignore[attr-defined]
+                found.append(Import(home, f"{registry} lookup", line, inner))
     return tuple(found)
 
 
@@ -401,6 +429,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+@cache
 def layer(name: str) -> int:
     """The rank of ``name``'s layer in :data:`LAYERS` (0: the top)."""
     for rank, (_, prefixes) in enumerate(LAYERS):

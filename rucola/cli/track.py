@@ -61,7 +61,7 @@ def fingerprint_code(
     runs and the settings models it reads; a stage depends on its command's file."""
     from pathlib import Path
 
-    from rucola.code_fingerprint import OUT_DIR, stale, write
+    from rucola.code_fingerprint import OUT_DIR, collector_paused, stale, write
     from rucola.errors import RucolaError
     from rucola.import_graph import code_root
 
@@ -69,7 +69,8 @@ def fingerprint_code(
     root = Path.cwd()  # the repository the stage runs in: its reports/code/
     code = code_root(root)  # this checkout's code, or else the installed package's
     if check:
-        changed, removed = stale(app, root, code=code)
+        with collector_paused():
+            changed, removed = stale(app, root, code=code)
         names = [
             *(f"stale: {OUT_DIR / n}" for n in changed),
             *(f"not a command's: {OUT_DIR / n}" for n in removed),
@@ -81,7 +82,8 @@ def fingerprint_code(
             )
         out.print(f"fingerprint: {OUT_DIR} up to date", markup=False)
         return
-    changed, removed = write(app, root, code=code)
+    with collector_paused():
+        changed, removed = write(app, root, code=code)
     out.print(
         f"fingerprint: {len(changed)} written, {len(removed)} removed under {OUT_DIR}",
         markup=False,
