@@ -232,12 +232,21 @@ def foreach_keys(value: Any) -> set[str]:
     return set()
 
 
+# Foreach stages rucola's dvc.yaml no longer has, whose instances an older version left in
+# dvc.lock: ``track_generator@NAME``, one per generator, became ``track_generators``.
+RETIRED_STAGES = frozenset({"track_generator"})
+
+
 def stale_lock_stages(raw: dict[str, Any], stages: Iterable[str]) -> list[str]:
     """The entries of ``stages`` (dvc.lock's names) that are instances of a foreach stage
-    over a family that ``raw`` (params.yaml as DVC reads it) no longer names."""
+    over a family that ``raw`` (params.yaml as DVC reads it) no longer names, or of a
+    retired one (:data:`RETIRED_STAGES`)."""
     stale = []
     for name in stages:
         stage, at, key = name.partition("@")
+        if at and stage in RETIRED_STAGES:
+            stale.append(name)
+            continue
         if not at or stage not in FOREACH_STAGES:
             continue
         value: Any = raw

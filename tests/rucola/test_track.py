@@ -62,6 +62,14 @@ def test_instances_params_no_longer_name_leave_dvc_lock(tmp_path: Path):
     assert prune_lock(lock, params) == []  # nothing more: the file stays as it is
 
 
+def test_the_retired_generator_trackers_leave_dvc_lock():
+    """Each generator had a tracker stage (``track_generator@NAME``) before one stage
+    tracked them all (issue 44): an upgraded repository's lock drops their entries."""
+    raw = {"generate": {"generators": {"opus_mt": {}}}}
+    stages = ["track_generator@opus_mt", "track_generators", "generate@opus_mt"]
+    assert stale_lock_stages(raw, stages) == ["track_generator@opus_mt"]
+
+
 def test_a_stage_that_is_no_foreach_is_never_pruned():
     raw = {"extract": {"errata": ["data/raw/errata"]}}
     assert stale_lock_stages(raw, ["split", "track_index", "track_errata@data/raw/errata"]) == []
