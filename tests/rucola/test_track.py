@@ -1,9 +1,12 @@
-"""``rucola.track``: stale foreach instances leave dvc.lock (issue 32, 2)."""
+"""``rucola.track`` and ``rucola.track_input``: stale foreach instances leave dvc.lock
+(issue 32, 2); the trackers, cheap to start and held to the command line's behaviour
+(issue 44)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from rucola.track import foreach_keys, prune_lock, stale_lock_stages
@@ -185,8 +188,6 @@ def test_a_tracker_takes_only_what_the_index_names(tmp_path: Path, monkeypatch):
     """The tracker's input must be in its family's index, which it needs: without one it
     says to run ``rucola track-index``; with one, a path the index does not name is refused
     and nothing is written."""
-    import pytest
-
     from rucola.errors import RucolaError
     from rucola.settings import Params
     from rucola.track import track_index
@@ -224,6 +225,7 @@ def _both_ways(words: list[str], cwd: Path) -> list[tuple[int, str, str]]:
     return [_run(words, cwd, framework) for framework in (False, True)]
 
 
+@pytest.mark.slow  # about 5 s: sixteen processes
 def test_the_tracker_says_what_the_command_line_says(tmp_path: Path):
     """``rucola track`` starts without Typer (``rucola.__main__``, issue 44: 0.1 s, not 0.4, for
     each of the tracker stages); what it writes, prints and refuses is what the command
