@@ -63,6 +63,10 @@ def os_error_line(exc: OSError) -> str:
     return f"{text} (hint: {hint})" if hint else text
 
 
+# What a boundary catches and hands to :func:`failure_text` (which lets a bug through).
+USER_FAILURES = (RucolaError, MemoryError, BrokenExecutor, OSError)
+
+
 def failure_text(exc: BaseException) -> str | None:
     """The text a failure shows, one line per problem; None for a bug (and for a closed
     pipe, which click handles): let it through with its traceback."""

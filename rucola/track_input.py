@@ -151,7 +151,8 @@ def index_entries(family: str) -> list[dict[str, Any]]:
         raise RucolaError(f"cannot read the index of {family}: {exc}", file) from None
     entries = data.get("inputs") if isinstance(data, dict) else None
     if (
-        data.get("family") != family
+        not isinstance(data, dict)
+        or data.get("family") != family
         or not isinstance(entries, list)
         or not all(
             isinstance(e, dict)
@@ -221,14 +222,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("path", metavar="PATH")
     parser.add_argument("--as", dest="name", metavar="NAME")
     args = parser.parse_args(argv)
+    from rucola.failure import USER_FAILURES, failure_text
+
     try:
         from rucola.tool_record import check_installed_code
 
         check_installed_code()
         target = track(args.family, args.path, args.name)
-    except (RucolaError, MemoryError, OSError) as exc:
-        from rucola.failure import failure_text
-
+    except USER_FAILURES as exc:
         text = failure_text(exc)
         if text is None:
             raise

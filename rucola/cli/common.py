@@ -23,7 +23,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
@@ -33,8 +32,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from rucola.errors import RucolaError, reading_params, set_params_file
-from rucola.failure import failure_text
+from rucola.errors import reading_params, set_params_file
+from rucola.failure import USER_FAILURES, failure_text
 
 if TYPE_CHECKING:
     from rucola.settings import Params
@@ -72,7 +71,7 @@ def error_boundary() -> Iterator[None]:
     with reading_params():
         try:
             yield  # usage errors (exit 2) and typer.Exit are none of these: they pass on
-        except (RucolaError, MemoryError, BrokenExecutor, OSError) as exc:
+        except USER_FAILURES as exc:
             text = failure_text(exc)
             if state["debug"] or text is None:
                 raise

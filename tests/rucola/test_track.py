@@ -206,6 +206,37 @@ def test_a_tracker_takes_only_what_the_index_names(tmp_path: Path, monkeypatch):
     assert track("annotate.controls", "a.tsv") == ROOT / "annotate.controls/a.tsv.json"
     with pytest.raises(RucolaError, match="unknown input family"):
         track("annotate.nothing", "a.tsv")
+    # a foreign file where the index goes: one line, whatever it holds
+    for foreign in ("[1, 2]", '{"family": "annotate.controls", "inputs": "a.tsv"}', "{"):
+        (ROOT / "annotate.controls/_params.json").write_text(foreign, encoding="utf-8")
+        with pytest.raises(RucolaError, match="index of annotate.controls"):
+            track("annotate.controls", "a.tsv")
+
+
+def test_a_full_disk_is_one_line_from_the_tracker_too(tmp_path: Path, monkeypatch, capsys):
+    """The tracker's own start (``rucola.track_input.main``) prints the command line's
+    line for a full disk, exit 1, and leaves no fingerprint behind."""
+    import errno
+
+    import rucola.track_input as track_input
+    from rucola.settings import Params
+    from rucola.track import track_index
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.tsv").write_text("x\n", encoding="utf-8")
+    track_index(Params.model_validate({"annotate": {"controls": ["a.tsv"]}}))
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "reports/inputs/x.json")
+
+    monkeypatch.setattr(track_input, "write_json", full)
+    with pytest.raises(SystemExit) as stopped:
+        track_input.main(["annotate.controls", "a.tsv"])
+    assert stopped.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: reports/inputs/x.json: No space left on device (hint: the disk")
+    assert len(err.splitlines()) == 1
+    assert not (track_input.ROOT / "annotate.controls/a.tsv.json").exists()
 
 
 def _run(words: list[str], cwd: Path, framework: bool) -> tuple[int, str, str]:
