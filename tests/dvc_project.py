@@ -120,3 +120,17 @@ def copy_of_built(built: Path, target: Path) -> Path:
     """A copy of a built repository (``conftest.built_sample``: git, DVC cache, outputs)
     at ``target``, for a module that changes what it builds on."""
     return Path(shutil.copytree(built, target, symlinks=True))
+
+
+def restore(root: Path) -> None:
+    """``root`` back at its last commit without building anything, as a user undoes an
+    edit: git's files (``git reset --hard``, untracked files removed), then every output
+    ``dvc.lock`` records from the DVC cache (``dvc checkout``), and ``dvc status`` clean.
+    For a module whose next test builds on the committed state: rebuilding it would run
+    every stage the edit touched again, and what DVC restores are the bytes those runs
+    wrote."""
+    git("reset", "-q", "--hard", cwd=root)
+    git("clean", "-fdq", cwd=root)
+    sh("dvc", "checkout", "-q", cwd=root)
+    status = sh("dvc", "status", cwd=root)
+    assert "up to date" in status, status

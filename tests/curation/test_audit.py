@@ -75,6 +75,39 @@ def test_the_stage_writes_the_queue_and_counts_per_kind_and_split(tmp_path, spli
     assert read_queue(tmp_path / "audit.parquet").equals(queue)
 
 
+def test_test_rows_that_hide_nothing_are_audited_once_for_the_same_public_report(
+    tmp_path, monkeypatch
+):
+    """A corpus without private gold (the published RuCoLA: unlabelled test rows) is its
+    own public form, so the stage audits it once; its public report is the one auditing
+    the public rows again would give. A labelled test row (or any category, domain or
+    source on one) still gets the second audit."""
+    from rucola.curation import audit as stage
+
+    calls = []
+    real = stage.audit_rows
+    monkeypatch.setattr(stage, "audit_rows", lambda *a: calls.append(1) or real(*a))
+    labelled = stage.read_rows(write(corpus(flips=FLIPS), tmp_path / "labelled.parquet"))
+    assert not stage.hides_nothing(labelled)
+    hidden = stage.public_rows(labelled)
+    assert stage.hides_nothing(hidden)
+    revealed = {"label": 1, "error_type": "Syntax", "domain": "in_domain", "detailed_source": "B"}
+    for column, value in revealed.items():
+        one = hidden.copy()
+        one.loc[one.index[one["split"] == "test"][0], column] = value
+        assert not stage.hides_nothing(one), column
+    path = write(hidden, tmp_path / "unlabelled.parquet")
+    audit, params = settings(tmp_path / "once"), rucola_params()
+    run_audit(audit, params, str(path))
+    assert len(calls) == 1
+    twice = real(stage.public_rows(stage.read_rows(path)), audit, params)[1]
+    public = json.loads((tmp_path / "once" / "audit.json").read_text(encoding="utf-8"))
+    assert public == json.loads(json.dumps(stage.public_report(twice)))
+    calls.clear()
+    run_audit(settings(tmp_path / "labelled"), params, str(tmp_path / "labelled.parquet"))
+    assert len(calls) == 2
+
+
 def test_summary_has_one_line_per_kind_with_counts_per_split(tmp_path, split_rows):
     audit = settings(tmp_path, conflicting_duplicate={"enabled": False})
     report = run_audit(audit, rucola_params(), str(split_rows))
