@@ -8,6 +8,11 @@ stage (from its ``Running stage`` line to the next one: the command, its Python 
 and DVC's own work on its outputs), the bookkeeping stages' total and share, then the best
 of three ``dvc repro`` runs with nothing to do.
 
+``--published``: the published RuCoLA v1 instead (``$RUCOLA_SHARED_DATA`` or
+``../shared/data``), in a corpus repository as a maintainer lays it out (``rucola init
+--preset rucola-v1``, the published files ``dvc add``-ed into ``data/raw/rucola_v1``): the
+build whose data stages dominate, where the sample's is mostly start-up.
+
 ``--before REV`` builds the same way with the code of an earlier commit (its package laid
 out as an install would lay it out, first on ``PYTHONPATH``; the dependencies are this
 venv's), so one run shows the figures before and after a change; ``make bench`` passes
@@ -166,6 +171,37 @@ def build(label: str, project: Path, code: Path | None) -> None:
     )
 
 
+PUBLISHED = ["in_domain_train.csv", "in_domain_dev.csv", "out_of_domain_dev.csv", "test.csv"]
+
+
+def shared_data() -> Path:
+    """The folder of the published RuCoLA files, or one line saying where it was sought."""
+    value = os.environ.get("RUCOLA_SHARED_DATA")
+    folder = Path(value) if value else ROOT.parent / "shared/data"
+    if not all((folder / "rucola" / name).is_file() for name in PUBLISHED):
+        raise SystemExit(
+            f"--published: {folder}/rucola lacks the published RuCoLA files "
+            "(set RUCOLA_SHARED_DATA to the folder that holds rucola/)"
+        )
+    return folder
+
+
+def published(label: str, target: Path, code: Path | None, shared: Path) -> None:
+    """A cold and a no-op build of the published RuCoLA v1 in a corpus repository of its
+    own, with ``code`` (None: this checkout's installed package)."""
+    env = environment(code)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    init = ["rucola", "init", str(target), "--preset", "rucola-v1"]
+    subprocess.run(init, cwd=target.parent, env=env, check=True, capture_output=True)
+    raw = target / "data/raw/rucola_v1"
+    raw.mkdir(parents=True)
+    for name in PUBLISHED:
+        shutil.copy2(shared / "rucola" / name, raw / name)
+    add = ["dvc", "add", "-q", "data/raw/rucola_v1"]
+    subprocess.run(add, cwd=target, env=env, check=True, capture_output=True)
+    cold_and_noop(label, target, env)
+
+
 def tiny_project(target: Path) -> Path:
     """Three stages of the sample's shape: a code fingerprint, a tracker, a stage."""
     import shlex
@@ -189,12 +225,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--before", metavar="REV", help="also build with this commit's code")
     parser.add_argument("--tiny", action="store_true", help="a three-stage repository only")
+    parser.add_argument(
+        "--published", action="store_true", help="the published RuCoLA v1, not the sample"
+    )
     args = parser.parse_args()
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         if args.tiny:
             cold_and_noop("tiny", tiny_project(tmp_path / "tiny"), environment(None))
+            return
+        if args.published:
+            shared = shared_data()
+            if args.before:
+                source = checkout(args.before, tmp_path / "before_source")
+                code = installed_layout(source, tmp_path / "before_code")
+                published(f"before ({args.before})", tmp_path / "before/c", code, shared)
+            published("now", tmp_path / "now/c", None, shared)
             return
         if args.before:
             source = checkout(args.before, tmp_path / "before_source")

@@ -66,6 +66,26 @@ def test_build_benchmark_runs(tmp_path):
     assert "no-op build" in lines[0] and "slowest stages: " in lines[1], out
 
 
+def test_the_published_build_benchmark_says_where_it_looked_for_the_files(tmp_path):
+    """``build.py --published`` builds the published RuCoLA (a minute: not here); without
+    the files it stops at once, in one line naming the folder, having built nothing."""
+    env = dict(os.environ, RUCOLA_SHARED_DATA=str(tmp_path / "nowhere"))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/build.py"), "--published"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == (
+        f"--published: {tmp_path / 'nowhere'}/rucola lacks the published RuCoLA files "
+        "(set RUCOLA_SHARED_DATA to the folder that holds rucola/)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_audit_benchmark_runs(tmp_path):
     out = bench(tmp_path, "audit.py", "--sentences", "120", "--seeds", "1")
     assert "synthetic stand-in (120 sentences)" in out
