@@ -55,7 +55,9 @@ def code_lines(text: str) -> tuple[str | None, ...]:
         try:
             skimmed = skimmed_lines(text)
         except (tokenize.TokenError, SyntaxError):
-            skimmed = None  # tokenize fails on the text: it fails the same way below
+            # tokenize fails on the text (it fails the same way below), or on a stand-in
+            # line where the whole text reads (Python 3.11.2's tokenize): read it whole
+            skimmed = None
         if skimmed is not None:
             return skimmed
     return tokenized_lines(text)

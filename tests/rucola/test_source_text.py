@@ -131,8 +131,12 @@ def test_tricky_text_reads_as_tokenize_reads_it(snippet: str):
         expected = outcome(tokenized_lines, text)
         assert outcome(code_lines, text) == expected, text
         if SKIMMING:
+            # The fast path gives tokenize's answer or none: None (not skimmable), or an
+            # error, on which code_lines reads the text whole (asserted above). Python
+            # 3.11.2's tokenize (Debian's) fails on one stand-in line of these where the
+            # whole text reads; 3.11.7's reads it.
             fast = outcome(skimmed_lines, text)
-            assert fast == expected or fast is None, text
+            assert fast == expected or fast in (None, tokenize.TokenError), text
             breaks = text.count("\n") + (not text.endswith("\n"))
             continued = "\\\n" in text or "\\\r\n" in text
             if not continued and breaks == len(text.splitlines()):
