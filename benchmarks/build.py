@@ -235,20 +235,19 @@ def main() -> None:
         if args.tiny:
             cold_and_noop("tiny", tiny_project(tmp_path / "tiny"), environment(None))
             return
-        if args.published:
-            shared = shared_data()
-            if args.before:
-                source = checkout(args.before, tmp_path / "before_source")
-                code = installed_layout(source, tmp_path / "before_code")
-                published(f"before ({args.before})", tmp_path / "before/c", code, shared)
-            published("now", tmp_path / "now/c", None, shared)
-            return
+        shared = shared_data() if args.published else None
         if args.before:
+            label = f"before ({args.before})"
             source = checkout(args.before, tmp_path / "before_source")
             code = installed_layout(source, tmp_path / "before_code")
-            project = copy_project(tmp_path / "before", source)
-            build(f"before ({args.before})", project, code)
-        build("now", copy_project(tmp_path / "now"), None)
+            if shared is not None:
+                published(label, tmp_path / "before/c", code, shared)
+            else:
+                build(label, copy_project(tmp_path / "before", source), code)
+        if shared is not None:
+            published("now", tmp_path / "now/c", None, shared)
+        else:
+            build("now", copy_project(tmp_path / "now"), None)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,8 @@ STAGE = "audit"
 # feature of ``likely_label_error``).
 READ = ["sentence", "label", "error_type", "domain", "detailed_source", "group", "split", "id"]
 TYPES = pa.schema([schema.SPLIT_ROW_SCHEMA.field(name) for name in READ])
+# What a test row hides besides its label: blank in the public rows (:func:`public_rows`).
+HIDDEN = ("error_type", "domain", "detailed_source")
 
 
 def enabled_kinds(settings: Audit) -> list[str]:
@@ -167,10 +169,9 @@ def hides_nothing(rows: pd.DataFrame) -> bool:
     their audit is the one just run; running it again (two cross-validated models per
     domain) would double the stage's time for the same report."""
     test = rows["split"] == "test"
-    hidden = ["error_type", "domain", "detailed_source"]
     return bool(
         (rows.loc[test, "label"] == schema.UNLABELLED).all()
-        and rows.loc[test, hidden].isna().all(axis=None)
+        and rows.loc[test, list(HIDDEN)].isna().all(axis=None)
     )
 
 
@@ -180,9 +181,8 @@ def public_rows(rows: pd.DataFrame) -> pd.DataFrame:
     out = rows.copy()
     test = out["split"] == "test"
     out.loc[test, "label"] = schema.UNLABELLED
-    out["error_type"] = out["error_type"].astype(object).where(~test, None)
-    out["domain"] = out["domain"].astype(object).where(~test, None)
-    out["detailed_source"] = out["detailed_source"].astype(object).where(~test, None)
+    for column in HIDDEN:
+        out[column] = out[column].astype(object).where(~test, None)
     return out
 
 
