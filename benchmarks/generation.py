@@ -13,7 +13,10 @@ output length fixed (min = max new tokens) and beam 4:
 Each way runs in its own process, so peak memory (RSS, and GPU memory where there is a
 GPU) is its own. Figures only, never asserted.
 
-    python benchmarks/generation.py [--sentences N] [--new-tokens T] [--ways ...]
+    python benchmarks/generation.py [--sentences N] [--new-tokens T] [--ways ...] [--tiny]
+
+``--tiny``: the test models' Marian (d_model 32, one layer) instead, so the test suite's
+check runs the three ways' code in seconds; its figures measure nothing.
 """
 
 from __future__ import annotations
@@ -101,11 +104,13 @@ def make_inputs(tokenizer, n: int, seed: int = 0) -> list[str]:
     return texts
 
 
-def build_model(folder: Path) -> Path:
+def build_model(folder: Path, tiny: bool = False) -> Path:
     if (folder / "config.json").is_file():
         return folder
     from fixtures.tiny_models import build_marian
 
+    if tiny:
+        return build_marian(folder)
     return build_marian(folder, d_model=512, layers=6, heads=8, ffn=2048, vocab_size=62_518)
 
 
@@ -220,18 +225,19 @@ def main() -> None:
     parser.add_argument("--new-tokens", type=int, default=24)
     parser.add_argument("--ways", nargs="+", default=["naive", "transformers", "ctranslate2"])
     parser.add_argument("--model-dir", type=Path, default=None)
+    parser.add_argument("--tiny", action="store_true", help="a tiny Marian: the code only")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     work = Path(os.environ.get("RUCOLA_BENCH_DIR", Path(tempfile.gettempdir()) / "rucola-bench"))
-    model_dir = args.model_dir or work / "opus-mt-size-marian"
+    model_dir = args.model_dir or work / ("tiny-marian" if args.tiny else "opus-mt-size-marian")
     if args.one:
         print(json.dumps(run_one(args.one, model_dir, args.sentences, args.new_tokens, work)))
         return
     import torch
 
     n = args.sentences or (2000 if torch.cuda.is_available() else 400)
-    build_model(model_dir)
+    build_model(model_dir, args.tiny)
     env = dict(os.environ)
     if not torch.cuda.is_available():
         # glibc otherwise returns the big logits buffers to the OS after every decoding
@@ -252,8 +258,9 @@ def main() -> None:
             continue
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
     base = next((r for r in results if r["way"] == "naive"), None)
+    size = "the tests' tiny" if args.tiny else "OPUS-MT"
     print(
-        f"generation: Marian of OPUS-MT size, {n} sentences of 10-40 tokens, beam 4, "
+        f"generation: Marian of {size} size, {n} sentences of 10-40 tokens, beam 4, "
         f"{args.new_tokens} output tokens, {results[0]['device'] if results else '?'}"
     )
     print(f"{'way':<14}{'sent/s':>10}{'tok/s':>11}{'x naive':>9}{'RSS MiB':>10}{'GPU MiB':>10}")

@@ -45,7 +45,8 @@ def test_scale_benchmark_runs(tmp_path):
 
 
 def test_generation_benchmark_runs(tmp_path):
-    out = bench(tmp_path, "generation.py", "--sentences", "4", "--new-tokens", "4")
+    out = bench(tmp_path, "generation.py", "--tiny", "--sentences", "4", "--new-tokens", "4")
+    assert "Marian of the tests' tiny size" in out
     for way in ("naive", "transformers", "ctranslate2"):
         assert any(line.startswith(way) for line in out.splitlines()), out
 

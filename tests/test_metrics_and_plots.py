@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from dvc_project import checked, copy_of_built, git
+from dvc_project import checked, copy_of_built, git, restore
 from test_docs_experiments import keep_pattern
 
 from rucola.corpus.plots import COLUMNS, UNLABELLED
@@ -158,7 +158,9 @@ def test_looking_and_scoring_leave_git_status_clean(project: Path):
 
 def test_exp_show_only_changed_compares_a_change_readably(project: Path):
     """A changed param in the workspace: docs/pipeline.md's `--only-changed` invocation shows it
-    and the metrics it moved, whole, in 120 columns; the run cache puts the build back."""
+    and the metrics it moved, whole, in 120 columns. Undone as a user undoes an edit
+    (``restore``: git, then DVC's cache): the stages it reran write git-tracked reports,
+    which DVC's run cache does not keep, so a `dvc repro` would run them all again."""
     before = (project / "params.yaml").read_text(encoding="utf-8")
     # Edited as text: a YAML dump would reorder every mapping, which DVC shows as changed.
     at = before.index("min_ipm: 1.0", before.index("\nfilter:"))
@@ -182,5 +184,5 @@ def test_exp_show_only_changed_compares_a_change_readably(project: Path):
         assert "filter.min_ipm" in header and "kept" in header
         assert not [h for h in header if "/" in h or h.startswith("filter.min_tokens")]
     finally:
-        (project / "params.yaml").write_text(before, encoding="utf-8")
-        sh("dvc", "repro", cwd=project)
+        restore(project)
+    assert (project / "params.yaml").read_text(encoding="utf-8") == before
