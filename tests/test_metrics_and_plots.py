@@ -159,8 +159,8 @@ def test_looking_and_scoring_leave_git_status_clean(project: Path):
 def test_exp_show_only_changed_compares_a_change_readably(project: Path):
     """A changed param in the workspace: docs/pipeline.md's `--only-changed` invocation shows it
     and the metrics it moved, whole, in 120 columns. Undone as a user undoes an edit
-    (``restore``: git, then DVC's cache): the stages it reran write git-tracked reports,
-    which DVC's run cache does not keep, so a `dvc repro` would run them all again."""
+    (``restore``: git, then DVC's cache): the stages it reran write persistent reports,
+    which DVC's run cache skips (docs/pipeline.md), so a `dvc repro` would run them again."""
     before = (project / "params.yaml").read_text(encoding="utf-8")
     # Edited as text: a YAML dump would reorder every mapping, which DVC shows as changed.
     at = before.index("min_ipm: 1.0", before.index("\nfilter:"))
