@@ -39,6 +39,8 @@ BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "tests"))
 from dvc_project import copy_project  # noqa: E402  (the copy the DVC tests make)
 
+from rucola.corpus.sources.rucola_csv import PUBLISHED_FILES  # noqa: E402
+
 BOOKKEEPING = re.compile(r"(fingerprint_code|track_index|track_[a-z0-9_]+(@.*)?)")
 
 
@@ -171,14 +173,11 @@ def build(label: str, project: Path, code: Path | None) -> None:
     )
 
 
-PUBLISHED = ["in_domain_train.csv", "in_domain_dev.csv", "out_of_domain_dev.csv", "test.csv"]
-
-
 def shared_data() -> Path:
     """The folder of the published RuCoLA files, or one line saying where it was sought."""
     value = os.environ.get("RUCOLA_SHARED_DATA")
     folder = Path(value) if value else ROOT.parent / "shared/data"
-    if not all((folder / "rucola" / name).is_file() for name in PUBLISHED):
+    if not all((folder / "rucola" / name).is_file() for name in PUBLISHED_FILES):
         raise SystemExit(
             f"--published: {folder}/rucola lacks the published RuCoLA files "
             "(set RUCOLA_SHARED_DATA to the folder that holds rucola/)"
@@ -195,7 +194,7 @@ def published(label: str, target: Path, code: Path | None, shared: Path) -> None
     subprocess.run(init, cwd=target.parent, env=env, check=True, capture_output=True)
     raw = target / "data/raw/rucola_v1"
     raw.mkdir(parents=True)
-    for name in PUBLISHED:
+    for name in PUBLISHED_FILES:
         shutil.copy2(shared / "rucola" / name, raw / name)
     add = ["dvc", "add", "-q", "data/raw/rucola_v1"]
     subprocess.run(add, cwd=target, env=env, check=True, capture_output=True)
